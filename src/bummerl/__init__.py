@@ -1,0 +1,52 @@
+"""Bummerl: the Schnapsen family of card games — rules engine, matches and records.
+
+>>> import bummerl
+>>> game = bummerl.Game.deal("schnapsen", seed=42)
+>>> action = game.legal_actions()[0]
+>>> game.apply(action)
+>>> game.to_move
+1
+"""
+
+from bummerl.actions import Action, ActionKind
+from bummerl.cards import CARDS, Card, Rank, Suit, deck, format_cards, parse_cards
+from bummerl.errors import (
+    BummerlError,
+    IllegalActionError,
+    PositionError,
+    RecordError,
+    Rule,
+    UnknownVariantError,
+)
+from bummerl.game import Game, Trick
+from bummerl.variants import VARIANTS, EndReason, GameResult, TwoPlayerVariant, find_variant
+from bummerl.view import PlayerView, player_view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "BummerlError",
+    "CARDS",
+    "Card",
+    "EndReason",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "PlayerView",
+    "PositionError",
+    "Rank",
+    "RecordError",
+    "Rule",
+    "Suit",
+    "Trick",
+    "TwoPlayerVariant",
+    "UnknownVariantError",
+    "VARIANTS",
+    "deck",
+    "find_variant",
+    "format_cards",
+    "parse_cards",
+    "player_view",
+]

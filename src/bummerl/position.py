@@ -1,0 +1,198 @@
+"""The one-line position form of a two-player game, like chess FEN.
+
+Ten fields separated by single spaces::
+
+    variant dealer to_move trump hands talon closed lead won marriages
+
+==========  ==================================================================
+field       meaning
+==========  ==================================================================
+variant     name, then ``:opt=value,...`` for options that differ from the default
+dealer      ``0`` or ``1``
+to_move     ``0`` or ``1``
+trump       the trump card while it lies under the talon (``Jh``), else the
+            trump suit alone (``h``)
+hands       ``hand0/hand1``; a card followed by ``!`` is known to the opponent
+            (a shown marriage card, a trump card taken from the talon); ``-``
+            for an empty hand
+talon       the face-down talon in draw order (next card first), or ``-``
+closed      ``-``, or ``closer:opponent_augen:opponent_had_trick`` (``0:23:1``)
+lead        the card led to the current trick, or ``-`` (the leader is the
+            player not to move)
+won         ``won0/won1``: each player's trick cards, ``-`` for none
+marriages   announced marriages in order as player digit plus suit letter
+            (``0h1c``), or ``-``
+==========  ==================================================================
+
+Game points already won are not part of a position (it describes one game);
+neither is the order of the finished tricks (like FEN, a position has no history).
+
+>>> from bummerl.game import Game
+>>> game = Game.deal("schnapsen", seed=3)
+>>> text = position_of(game)
+>>> text.split()[:4]
+['schnapsen', '1', '0', 'Jh']
+>>> position_of(game_from_position(text)) == text
+True
+"""
+
+from __future__ import annotations
+
+from bummerl.cards import Card, Suit, deck, format_cards, parse_cards
+from bummerl.errors import PositionError
+from bummerl.game import Game
+from bummerl.variants import find_variant
+
+__all__ = ["position_of", "game_from_position"]
+
+
+def position_of(game: Game) -> str:
+    """The one-line position of ``game`` (which must not be over)."""
+    if game.result is not None:
+        raise PositionError("a finished game has no position; use its record")
+    v = game.variant
+    opts = v.options()
+    variant = v.name + (":" + ",".join(f"{k}={_fmt(val)}" for k, val in sorted(opts.items())) if opts else "")
+    trump = game.trump_card.code if game.trump_card is not None else game.trump.letter
+    hands = "/".join(_hand(game.hands[p], game.known[p]) for p in (0, 1))
+    talon = format_cards(reversed(game.talon)) or "-"
+    if game.closed_by is None:
+        closed = "-"
+    else:
+        closed = f"{game.closed_by}:{game.closed_opponent_augen}:{int(game.closed_opponent_had_trick)}"
+    lead = game.lead.code if game.lead is not None else "-"
+    won = "/".join(format_cards(game.won_cards[p]) or "-" for p in (0, 1))
+    marriages = "".join(f"{p}{s.letter}" for p, s in game.marriages) or "-"
+    return " ".join((variant, str(game.dealer), str(game.to_move), trump, hands, talon, closed, lead, won, marriages))
+
+
+def game_from_position(text: str) -> Game:
+    """Set up a game from its one-line position; raises :class:`PositionError`."""
+    fields = text.split()
+    if len(fields) != 10:
+        raise PositionError(f"a position has 10 fields, got {len(fields)}: {text!r}")
+    try:
+        return _parse(fields)
+    except PositionError:
+        raise
+    except ValueError as exc:
+        raise PositionError(f"malformed position {text!r}: {exc}") from None
+
+
+def _parse(fields: list[str]) -> Game:
+    vtext, dealer_t, to_move_t, trump_t, hands_t, talon_t, closed_t, lead_t, won_t, marr_t = fields
+    name, _, opt_text = vtext.partition(":")
+    options = dict(item.split("=", 1) for item in opt_text.split(",") if item) if opt_text else {}
+    variant = find_variant(name)
+    variant = variant.with_options(**options)
+    dealer, to_move = _seat(dealer_t, "dealer"), _seat(to_move_t, "to_move")
+    if len(trump_t) == 1:
+        trump, trump_card = Suit.parse(trump_t), None
+    else:
+        trump_card = Card.parse(trump_t)
+        trump = trump_card.suit
+    hand_parts = hands_t.split("/")
+    if len(hand_parts) != 2:
+        raise PositionError(f"hands field needs 'hand0/hand1', got {hands_t!r}")
+    hands: list[list[Card]] = [[], []]
+    known: list[set[Card]] = [set(), set()]
+    for p, part in enumerate(hand_parts):
+        if part == "-":
+            continue
+        for token in part.replace("!", "! ").split():
+            shown = token.endswith("!")
+            for card in parse_cards(token.rstrip("!")):
+                hands[p].append(card)
+            if shown:
+                known[p].add(hands[p][-1])
+    talon = [] if talon_t == "-" else list(reversed(parse_cards(talon_t)))
+    lead = None if lead_t == "-" else Card.parse(lead_t)
+    won_parts = won_t.split("/")
+    if len(won_parts) != 2:
+        raise PositionError(f"won field needs 'won0/won1', got {won_t!r}")
+    won = [[] if w == "-" else list(parse_cards(w)) for w in won_parts]
+    marriages: list[tuple[int, Suit]] = []
+    if marr_t != "-":
+        if len(marr_t) % 2:
+            raise PositionError(f"marriages field needs player-suit pairs, got {marr_t!r}")
+        for i in range(0, len(marr_t), 2):
+            marriages.append((_seat(marr_t[i], "marriage player"), Suit.parse(marr_t[i + 1])))
+
+    # --- consistency: the pack exactly once, sizes that a game can reach
+    everything = hands[0] + hands[1] + talon + won[0] + won[1] + ([lead] if lead else [])
+    if trump_card is not None:
+        everything.append(trump_card)
+    pack = set(deck(variant.deck_size))
+    if len(everything) != len(pack) or set(everything) != pack:
+        dup = sorted({c for c in everything if everything.count(c) > 1})
+        missing = sorted(pack - set(everything))
+        raise PositionError(
+            f"a {variant.title} position holds each of its {len(pack)} cards once"
+            + (f"; twice: {format_cards(dup, ' ')}" if dup else "")
+            + (f"; missing: {format_cards(missing, ' ')}" if missing else "")
+        )
+    if len(won[0]) % 2 or len(won[1]) % 2:
+        raise PositionError("each trick pile holds an even number of cards")
+    leader = 1 - to_move if lead is not None else to_move
+    expected = len(hands[1 - leader]) - (1 if lead is not None else 0)
+    if len(hands[leader]) != expected:
+        raise PositionError(f"hand sizes {len(hands[0])}/{len(hands[1])} do not fit the lead")
+    if not hands[to_move]:
+        raise PositionError("the player to move has no cards: the game would be over")
+    if len(hands[to_move]) > variant.hand_size:
+        raise PositionError(f"{variant.title} hands hold at most {variant.hand_size} cards")
+    if (trump_card is None) != (not talon):
+        raise PositionError("the trump card lies under the talon exactly while face-down cards remain")
+    if len({s for _, s in marriages}) != len(marriages):
+        raise PositionError("a suit's marriage can be announced only once")
+
+    g = object.__new__(Game)
+    g.variant = variant
+    g.deck = ()
+    g.dealer = dealer
+    g.hands = hands
+    g.talon = talon
+    g.trump = trump
+    g.trump_card = trump_card
+    if closed_t == "-":
+        g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = None, 0, False
+    else:
+        parts = closed_t.split(":")
+        if len(parts) != 3:
+            raise PositionError(f"closed field needs 'closer:augen:had_trick', got {closed_t!r}")
+        g.closed_by = _seat(parts[0], "closer")
+        g.closed_opponent_augen = int(parts[1])
+        g.closed_opponent_had_trick = parts[2] == "1"
+    g.to_move = to_move
+    g.leader = leader
+    g.lead = lead
+    g.trick_augen = [sum(c.augen for c in won[0]), sum(c.augen for c in won[1])]
+    g.marriage_augen = [0, 0]
+    for p, s in marriages:
+        g.marriage_augen[p] += 40 if s == trump else 20
+    g.tricks_won = [len(won[0]) // 2, len(won[1]) // 2]
+    g.won_cards = won
+    g.tricks = []
+    g.marriages = marriages
+    g.known = known
+    g.actions = []
+    g.result = None
+    g.first_lead_done = bool(won[0] or won[1] or lead)
+    g._legal = None
+    return g
+
+
+def _hand(cards: list[Card], known: set[Card]) -> str:
+    return "".join(c.code + ("!" if c in known else "") for c in cards) or "-"
+
+
+def _seat(text: str, what: str) -> int:
+    if text not in ("0", "1"):
+        raise PositionError(f"{what} must be 0 or 1, got {text!r}")
+    return int(text)
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

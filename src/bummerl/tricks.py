@@ -1,0 +1,124 @@
+"""Trick-taking logic shared by the 2-, 3- and 4-player games.
+
+Two questions, answered once for the whole family:
+
+* :func:`trick_winner` — who takes a trick (highest trump, else highest card of
+  the led suit);
+* :func:`legal_follows` — which cards a player may add to a trick under the
+  follow rules in force.
+
+The follow rules are the seeds' ladder (seeds/000: "mit einer höheren Karte der
+angespielten Farbe stechen ... eine niedrigere Karte der angespielten Farbe
+zugeben ... mit einer Trumpfkarte stechen ... eine beliebige andere Karte
+abwerfen") with "Farbzwang geht immer vor Stichzwang".  In a trick of three or
+four cards "higher" means higher than the card currently winning the trick, also
+when that card is a partner's (RULES.md, Bauernschnapsen: "beat if possible (even
+a partner's card)").
+
+>>> from bummerl.cards import parse_cards, Suit
+>>> hand = parse_cards("Kh Jh As")
+>>> trick = parse_cards("Qh")
+>>> [c.code for c in legal_follows(hand, trick, Suit.SPADES, FollowRules.STRICT)]
+['Kh']
+>>> trick_winner(parse_cards("Qh Ah"), Suit.SPADES)
+1
+
+This module knows nothing of talons, players or scores.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from bummerl.cards import Card, Suit
+
+__all__ = ["FollowRules", "beats", "trick_winner", "legal_follows", "explain_follow"]
+
+
+class FollowRules(enum.Enum):
+    """How strictly a card must follow the trick."""
+
+    #: Talon open: any card (seeds/000: "Zu Beginn des Spieles herrscht weder
+    #: Farb- noch Stichzwang").
+    FREE = "free"
+    #: Farbzwang before Stichzwang, trump when void, over-trump when possible.
+    STRICT = "strict"
+
+
+def beats(challenger: Card, holder: Card, trump: Suit | None) -> bool:
+    """Whether ``challenger`` takes the trick from the currently winning ``holder``."""
+    if challenger.suit == holder.suit:
+        return challenger.rank > holder.rank
+    return challenger.suit == trump
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+    """Index (in play order) of the card that takes the trick."""
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], trump):
+            best = i
+    return best
+
+
+def legal_follows(
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit | None,
+    rules: FollowRules,
+    must_undertrump: bool = True,
+) -> list[Card]:
+    """The cards of ``hand`` that may be added to the non-empty ``trick``.
+
+    Under :attr:`FollowRules.STRICT`: a higher card of the led suit if one beats
+    the trick; else any card of the led suit; else a trump that beats the trick;
+    else (``must_undertrump``) any trump; else any card.  The order of ``hand``
+    is kept.
+    """
+    if rules is FollowRules.FREE or not trick:
+        return list(hand)
+    led = trick[0].suit
+    winning = trick[trick_winner(trick, trump)]
+    same = [c for c in hand if c.suit == led]
+    if same:
+        if winning.suit == led:
+            higher = [c for c in same if c.rank > winning.rank]
+            if higher:
+                return higher
+        return same
+    if trump is not None:
+        trumps = [c for c in hand if c.suit == trump]
+        if trumps:
+            if winning.suit == trump:
+                over = [c for c in trumps if c.rank > winning.rank]
+                if over:
+                    return over
+                if not must_undertrump:
+                    return list(hand)
+            return trumps
+    return list(hand)
+
+
+def explain_follow(
+    card: Card,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit | None,
+    must_undertrump: bool = True,
+) -> str | None:
+    """Why ``card`` may not follow under strict rules, or ``None`` if it may.
+
+    Returns one of ``"farbzwang"`` (must follow the led suit), ``"stichzwang"``
+    (must beat with a higher card of the led suit), ``"trumpfzwang"`` (must trump
+    when void) or ``"ueberstechen"`` (must over-trump).
+    """
+    allowed = legal_follows(hand, trick, trump, FollowRules.STRICT, must_undertrump)
+    if card in allowed:
+        return None
+    led = trick[0].suit
+    if any(c.suit == led for c in hand):
+        return "stichzwang" if card.suit == led else "farbzwang"
+    if card.suit == trump:
+        return "ueberstechen"
+    return "trumpfzwang"

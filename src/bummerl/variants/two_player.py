@@ -1,0 +1,405 @@
+"""The two-player variants as data plus scoring hooks.
+
+A :class:`TwoPlayerVariant` is a frozen description: the pack, the deal, which
+optional actions exist and when, and two hooks that turn the end of a game into
+a :class:`GameResult`.  Schnapsen weich is the base; scharf, Sechsundsechzig and
+Schnorps change a few fields, and Schnorps overrides the hooks to pay Marken.
+Every field cites the sentence it comes from; ``docs/rules.md`` lists them all.
+
+>>> v = SCHNAPSEN.with_options(count_after_closing=True)
+>>> v.count_after_closing, v.name
+(True, 'schnapsen')
+>>> v.options()
+{'count_after_closing': True}
+>>> SCHNAPSEN.with_options(colour="blue")
+Traceback (most recent call last):
+...
+bummerl.errors.UnknownVariantError: schnapsen has no option 'colour'; options: auto_declare, count_after_closing, last_trick_scoring
+
+This module must not import the game: hooks see the game only through
+:class:`ScoringState`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any, Protocol
+
+from bummerl.cards import Rank
+from bummerl.errors import UnknownVariantError
+
+__all__ = ["TwoPlayerVariant", "SchnorpsVariant", "GameResult", "EndReason", "ScoringState"]
+
+
+class EndReason(enum.Enum):
+    """How a game ended."""
+
+    #: A correct declaration of 66 (Ausmelden, Weglegen), talon not closed.
+    DECLARED = "declared"
+    #: A declaration with 65 or fewer Augen.
+    WRONG_DECLARATION = "wrong_declaration"
+    #: The closer reached 66 and went out.
+    CLOSER_WON = "closer_won"
+    #: The closer did not reach 66, or the opponent went out first.
+    CLOSER_FAILED = "closer_failed"
+    #: Talon exhausted, nobody declared: decided by the last trick (Schnapsen) or
+    #: by who has 66 (Sechsundsechzig, Schnorps).
+    LAST_TRICK = "last_trick"
+    #: Nobody reached 66 after the last card (65:65); nobody scores.
+    STAND = "stand"
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """The end of one game.
+
+    ``points`` are game points (Siegpunkte) in Schnapsen and Sechsundsechzig and
+    Marken in Schnorps, won by ``winner`` (``None`` and 0 when nobody wins).
+    ``augen`` are both players' counted Augen at the end.
+    """
+
+    winner: int | None
+    points: int
+    reason: EndReason
+    augen: tuple[int, int]
+    unit: str = "game points"
+
+    def points_of(self, player: int) -> int:
+        """The points ``player`` won in this game (0 for the loser)."""
+        return self.points if self.winner == player else 0
+
+
+class ScoringState(Protocol):
+    """What the scoring hooks may read of a finished or finishing game."""
+
+    @property
+    def tricks_won(self) -> list[int]: ...
+
+    @property
+    def closed_by(self) -> int | None: ...
+
+    @property
+    def closed_opponent_augen(self) -> int: ...
+
+    @property
+    def closed_opponent_had_trick(self) -> bool: ...
+
+    def augen(self, player: int) -> int: ...
+
+
+_OPTIONS_DOC = {
+    "auto_declare": "66 ends the game automatically (RULES.md, Going out)",
+    "last_trick_scoring": "'one': the last trick wins 1 game point; 'augen': scored like a declaration (RULES.md)",
+    "count_after_closing": "a successful closer is scored by the opponent's Augen at the end, not at closing (seeds/000)",
+    "marriages": "Schnorps: marriages allowed (seeds/001: 'Die Mariagen werden während des Spiels vorgezeigt')",
+    "trump_exchange": "Schnorps: robbing the trump card with the trump Seven (seeds/001: 'rauben')",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class TwoPlayerVariant:
+    """The rules of a two-player game of the family.  Defaults: Schnapsen weich."""
+
+    name: str = "schnapsen"
+    aliases: tuple[str, ...] = ("weich", "schnapsen-weich", "schnapsen_weich", "default")
+    title: str = "Schnapsen (weich)"
+    #: The pack: 20 (A-U), 24 (with 9) or 32 (with 9, 8, 7) cards.
+    deck_size: int = 20
+    hand_size: int = 5
+    #: The deal, in packets from the top of the pack: ``v`` Vorhand, ``d`` dealer,
+    #: ``t`` the trump card turned face up.  seeds/000: "zuerst erhält Vorhand drei
+    #: Karten, dann der Teiler, die siebente Karte wird aufgeschlagen, so dann
+    #: erhält Vorhand zwei weitere Karten und zuletzt der Teiler".
+    deal: tuple[tuple[str, int], ...] = (("v", 3), ("d", 3), ("t", 1), ("v", 2), ("d", 2))
+    #: The trump card that may be exchanged for the face-up card: the lowest trump.
+    exchange_rank: Rank = Rank.UNTER
+    #: Whether trump exchange exists at all (only Schnorps makes it an option).
+    trump_exchange: bool = True
+    #: Weich: "auch vor dem allerersten Ausspiel"; scharf: "nicht ... vor dem ersten
+    #: Ausspiel von Vorhand".
+    exchange_before_first_lead: bool = True
+    #: Scharf forbids exchanging "wenn nur noch eine Karte verdeckt im Talon liegt".
+    exchange_with_one_face_down: bool = True
+    #: Schnorps: robbing "jedoch nur nach einem gemachten Stiche".
+    exchange_needs_trick: bool = False
+    #: Schnorps: covering only "nach einem gemachten Stiche".
+    close_needs_trick: bool = False
+    #: Marriages (Ansagen) exist.
+    marriages: bool = True
+    #: Weich: a marriage is allowed before the player's first trick but counts only
+    #: once they win one (seeds/000: "wenn der Spieler aber stichlos bleibt, zählt
+    #: die Ansage jedoch nicht"); scharf and Schnorps: only after a trick.
+    marriage_before_trick: bool = True
+    #: Scharf: "Wer eine Ansage macht, muss zum nächsten Stich den König ausspielen."
+    marriage_king_only: bool = False
+    #: Marriages stay allowed once the talon is closed or exhausted (RULES.md);
+    #: Schnorps: "so lange der Talon noch nicht erschöpft ist".
+    marriage_after_talon: bool = True
+    #: Sechsundsechzig and Schnorps: the last trick is worth 10 more Augen, "nicht im
+    #: Falle einer Talonsperre" (seeds/000).
+    last_trick_bonus: int = 0
+    #: Whether players see running Augen totals (scharf: "Abgelegte Stiche dürfen
+    #: nichtmehr angesehen werden").
+    show_points: bool = True
+    #: Scoring of an undeclared game: ``"last_trick"`` (Schnapsen: the last trick
+    #: wins) or ``"sixty_six"`` (66 and Schnorps: whoever has 66 wins).
+    undeclared_end: str = "last_trick"
+    #: Match kind: ``"bummerl"`` (7 down) or ``"marken"``.
+    match_kind: str = "bummerl"
+    # ---- options (RULES.md names them) ----
+    auto_declare: bool = False
+    last_trick_scoring: str = "one"
+    count_after_closing: bool = False
+
+    #: Names of the fields a user may set with :meth:`with_options`.
+    OPTIONS: tuple[str, ...] = dataclasses.field(
+        default=("auto_declare", "count_after_closing", "last_trick_scoring"), repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.last_trick_scoring not in ("one", "augen"):
+            raise UnknownVariantError(
+                f"last_trick_scoring must be 'one' or 'augen', not {self.last_trick_scoring!r}"
+            )
+
+    # ---- options ----
+    def with_options(self, **options: Any) -> TwoPlayerVariant:
+        """A copy with ``options`` set; unknown names raise with the list of options."""
+        for key, value in options.items():
+            if key not in self.OPTIONS:
+                raise UnknownVariantError(
+                    f"{self.name} has no option {key!r}; options: {', '.join(sorted(self.OPTIONS))}"
+                )
+            expected = type(getattr(self, key))
+            if expected is bool and not isinstance(value, bool):
+                value = _parse_bool(key, value)
+            elif not isinstance(value, expected):
+                raise UnknownVariantError(f"option {key} must be {expected.__name__}, not {value!r}")
+            options[key] = value
+        return dataclasses.replace(self, **options)
+
+    def options(self) -> dict[str, Any]:
+        """The options that differ from this variant's defaults."""
+        base = _BASE.get(self.name, type(self)())
+        return {k: getattr(self, k) for k in self.OPTIONS if getattr(self, k) != getattr(base, k)}
+
+    @staticmethod
+    def option_help() -> dict[str, str]:
+        """One line of documentation per option name."""
+        return dict(_OPTIONS_DOC)
+
+    # ---- derived facts ----
+    @property
+    def target(self) -> int:
+        """Augen needed to go out."""
+        return 66
+
+    # ---- scoring hooks ----
+    def score_declaration(self, game: ScoringState, declarer: int) -> GameResult:
+        """Score a declaration ("genug") by ``declarer``, right or wrong.
+
+        seeds/000: three points if the opponent has no trick, two if 32 or fewer
+        Augen, one otherwise; a wrong declaration gives the opponent "so viele
+        Punkte, wie der Spieler gewonnen hätte".  After closing (seeds/000, "Das
+        Sperren des Talons") the closer is scored by the opponent's Augen at the
+        time of closing, and a closer who fails gives 3 or 2.
+        """
+        opp = 1 - declarer
+        augen = (game.augen(0), game.augen(1))
+        has_66 = augen[declarer] >= self.target
+        closer = game.closed_by
+        if closer is None:
+            points = _siegpunkte(augen[opp], game.tricks_won[opp] > 0)
+            if has_66:
+                return GameResult(declarer, points, EndReason.DECLARED, augen)
+            return GameResult(opp, points, EndReason.WRONG_DECLARATION, augen)
+        if closer == declarer and has_66:
+            return GameResult(declarer, self._closer_points(game), EndReason.CLOSER_WON, augen)
+        failure = 2 if game.closed_opponent_had_trick else 3
+        if closer == declarer:  # declared without 66: the closer has failed
+            return GameResult(opp, failure, EndReason.CLOSER_FAILED, augen)
+        if has_66:  # the opponent of the closer went out first
+            return GameResult(declarer, failure, EndReason.CLOSER_FAILED, augen)
+        # The closer's opponent declared wrongly: the closer wins what the
+        # declarer would have won with a correct declaration.
+        return GameResult(opp, failure, EndReason.WRONG_DECLARATION, augen)
+
+    def score_end_of_cards(self, game: ScoringState, last_winner: int) -> GameResult:
+        """Score a game in which every card was played without a declaration."""
+        augen = (game.augen(0), game.augen(1))
+        closer = game.closed_by
+        if closer is not None:
+            # After closing "the last trick decides nothing": the closer wins only by
+            # going out, and winning the last trick with 66 is going out.
+            if last_winner == closer and augen[closer] >= self.target:
+                return GameResult(closer, self._closer_points(game), EndReason.CLOSER_WON, augen)
+            failure = 2 if game.closed_opponent_had_trick else 3
+            return GameResult(1 - closer, failure, EndReason.CLOSER_FAILED, augen)
+        if self.undeclared_end == "last_trick":
+            # seeds/000: "Beim Schnapsen gewinnt der Spieler, der den letzten Stich
+            # erzielt, das Spiel." RULES.md: 1 game point by default.
+            loser = 1 - last_winner
+            if self.last_trick_scoring == "augen":
+                points = _siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+            else:
+                points = 1
+            return GameResult(last_winner, points, EndReason.LAST_TRICK, augen)
+        winner = _sixty_six_winner(augen, last_winner, self.target)
+        if winner is None:
+            return GameResult(None, 0, EndReason.STAND, augen)
+        loser = 1 - winner
+        points = _siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+        return GameResult(winner, points, EndReason.LAST_TRICK, augen)
+
+    def _closer_points(self, game: ScoringState) -> int:
+        closer = game.closed_by
+        assert closer is not None
+        opp = 1 - closer
+        if self.count_after_closing:
+            return _siegpunkte(game.augen(opp), game.tricks_won[opp] > 0)
+        return _siegpunkte(game.closed_opponent_augen, game.closed_opponent_had_trick)
+
+
+def _siegpunkte(opponent_augen: int, opponent_has_trick: bool) -> int:
+    """Game points by the loser's Augen: 3 without a trick, 2 up to 32, else 1."""
+    if not opponent_has_trick:
+        return 3
+    return 2 if opponent_augen <= 32 else 1
+
+
+def _sixty_six_winner(augen: tuple[int, int], last_winner: int, target: int) -> int | None:
+    """Who wins an undeclared game decided by 66.
+
+    One player at 66 or more wins.  Both (possible only with marriages): the
+    winner of the last trick, who reached it last and could have gone out at
+    that moment.  Neither (65:65): nobody.
+    """
+    a, b = augen[0] >= target, augen[1] >= target
+    if a and b:
+        return last_winner
+    if a:
+        return 0
+    if b:
+        return 1
+    return None
+
+
+def _parse_bool(key: str, value: Any) -> bool:
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise UnknownVariantError(f"option {key} must be true or false, not {value!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class SchnorpsVariant(TwoPlayerVariant):
+    """Schnorps (seeds/001): 32 cards, Decken and Weglegen, scored in Marken.
+
+    Marken (seeds/001): a lost game 1, Schneider (under 33) 2, no trick 6; if the
+    winner had covered 2, 4, 8.  Laying down without 66 costs 2 (4 after the
+    opponent covered); a coverer who fails ("sich verdecken") pays 4.
+    """
+
+    name: str = "schnorps"
+    aliases: tuple[str, ...] = ("schnorpsen",)
+    title: str = "Schnorps"
+    deck_size: int = 32
+    hand_size: int = 6
+    # seeds/001: "Jeder Spieler bekommt sechs Blätter, in zwei gleichen Würfen. Nach
+    # dem ersten Wurfe wird die siebente Karte als Trumpf umgeschlagen."
+    deal: tuple[tuple[str, int], ...] = (("v", 3), ("d", 3), ("t", 1), ("v", 3), ("d", 3))
+    exchange_rank: Rank = Rank.SEVEN
+    exchange_needs_trick: bool = True
+    close_needs_trick: bool = True
+    marriage_before_trick: bool = False
+    marriage_after_talon: bool = False
+    last_trick_bonus: int = 10
+    undeclared_end: str = "sixty_six"
+    match_kind: str = "marken"
+    OPTIONS: tuple[str, ...] = dataclasses.field(
+        default=("auto_declare", "marriages", "trump_exchange"), repr=False, compare=False
+    )
+
+    def score_declaration(self, game: ScoringState, declarer: int) -> GameResult:
+        opp = 1 - declarer
+        augen = (game.augen(0), game.augen(1))
+        has_66 = augen[declarer] >= self.target
+        closer = game.closed_by
+        if closer is None:
+            if has_66:
+                return self._marken(declarer, game, EndReason.DECLARED, augen)
+            # "Wenn ein Spieler die Karten weglegt, ohne die nothwendige Zahl Augen zu
+            # haben, verliert er 2"
+            return GameResult(opp, 2, EndReason.WRONG_DECLARATION, augen, "Marken")
+        if closer == declarer:
+            if has_66:
+                return self._marken(declarer, game, EndReason.CLOSER_WON, augen)
+            # "wenn er sich verdeckt, 4 Marken"
+            return GameResult(opp, 4, EndReason.CLOSER_FAILED, augen, "Marken")
+        if has_66:
+            # "Wenn ... der Gegner die zum Gewinnen nothwendige Zahl Augen eher als der
+            # Deckende bekommt ... der Deckende verliert das Spiel"
+            return GameResult(declarer, 4, EndReason.CLOSER_FAILED, augen, "Marken")
+        # "So verliert auch derjenige 4 Marken, welcher, wenn der Andere gedeckt hat,
+        # seine Karten, ohne 66 Augen zu haben, weglegt."
+        return GameResult(opp, 4, EndReason.WRONG_DECLARATION, augen, "Marken")
+
+    def score_end_of_cards(self, game: ScoringState, last_winner: int) -> GameResult:
+        augen = (game.augen(0), game.augen(1))
+        closer = game.closed_by
+        if closer is not None:
+            if last_winner == closer and augen[closer] >= self.target:
+                return self._marken(closer, game, EndReason.CLOSER_WON, augen)
+            # "verliert es ebenfalls, wenn er nicht 66 Augen macht"
+            return GameResult(1 - closer, 4, EndReason.CLOSER_FAILED, augen, "Marken")
+        winner = _sixty_six_winner(augen, last_winner, self.target)
+        if winner is None:
+            # "so gewinnt keiner von beiden (das Spiel steht)"
+            return GameResult(None, 0, EndReason.STAND, augen, "Marken")
+        return self._marken(winner, game, EndReason.LAST_TRICK, augen)
+
+    def _marken(self, winner: int, game: ScoringState, reason: EndReason, augen: tuple[int, int]) -> GameResult:
+        loser = 1 - winner
+        covered = game.closed_by == winner
+        if game.tricks_won[loser] == 0:
+            marken = 8 if covered else 6
+        elif augen[loser] < 33:
+            marken = 4 if covered else 2
+        else:
+            marken = 2 if covered else 1
+        return GameResult(winner, marken, reason, augen, "Marken")
+
+
+SCHNAPSEN = TwoPlayerVariant()
+
+SCHARF = TwoPlayerVariant(
+    name="schnapsen-scharf",
+    aliases=("scharf", "hart", "schnapsen_scharf", "scharfschnapsen"),
+    title="Schnapsen (scharf)",
+    exchange_before_first_lead=False,
+    exchange_with_one_face_down=False,
+    marriage_before_trick=False,
+    marriage_king_only=True,
+    show_points=False,
+)
+
+SECHSUNDSECHZIG = TwoPlayerVariant(
+    name="sechsundsechzig",
+    aliases=("66", "sixty-six", "sixtysix"),
+    title="Sechsundsechzig",
+    deck_size=24,
+    hand_size=6,
+    # seeds/000: "sechs Karten in zwei Würfeln zu je drei Blatt ... Die dreizehnte
+    # Karte wird offen auf den Tisch gelegt."
+    deal=(("v", 3), ("d", 3), ("v", 3), ("d", 3), ("t", 1)),
+    exchange_rank=Rank.NINE,
+    last_trick_bonus=10,
+    undeclared_end="sixty_six",
+)
+
+SCHNORPS = SchnorpsVariant()
+
+_BASE: dict[str, TwoPlayerVariant] = {v.name: v for v in (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)}
