@@ -31,7 +31,7 @@ neither is the order of the finished tricks (like FEN, a position has no history
 >>> game = Game.deal("schnapsen", seed=3)
 >>> text = position_of(game)
 >>> text.split()[:4]
-['schnapsen', '1', '0', 'Jh']
+['schnapsen', '1', '0', 'Th']
 >>> position_of(game_from_position(text)) == text
 True
 """
