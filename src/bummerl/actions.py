@@ -49,7 +49,7 @@ class ActionKind(enum.IntEnum):
 class Action:
     """One decision of a player; build with the class methods or :meth:`parse`."""
 
-    __slots__ = ("kind", "card", "suit", "token", "code")
+    __slots__ = ("card", "code", "kind", "suit", "token")
 
     kind: ActionKind
     card: Card | None
@@ -134,6 +134,8 @@ _MARRIAGE: tuple[Action | None, ...] = tuple(
     Action._make(ActionKind.MARRIAGE, c, c.suit, "marry:" + c.code, 32 + c.index) if c.rank in (5, 4) else None
     for c in CARDS
 )
+#: Marriage actions by the index of the card led (Kings and Obers only).
+MARRIAGE_BY_CARD: dict[int, Action] = {a.card.index: a for a in _MARRIAGE if a is not None and a.card is not None}
 EXCHANGE = Action._make(ActionKind.EXCHANGE, None, None, "exchange", 64)
 CLOSE = Action._make(ActionKind.CLOSE, None, None, "close", 65)
 DECLARE = Action._make(ActionKind.DECLARE, None, None, "declare", 66)

@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 __all__ = [
+    "CARDS",
+    "FACES",
+    "LANGUAGES",
     "Card",
     "Rank",
     "Suit",
-    "CARDS",
     "deck",
     "format_cards",
     "parse_cards",
-    "FACES",
-    "LANGUAGES",
 ]
 
 FACES = ("german", "french")
@@ -154,7 +155,7 @@ class Card:
     bitmasks and tables).
     """
 
-    __slots__ = ("suit", "rank", "augen", "index", "code")
+    __slots__ = ("augen", "code", "index", "rank", "suit")
 
     suit: Suit
     rank: Rank
@@ -162,7 +163,7 @@ class Card:
     index: int
     code: str
 
-    _interned: dict[tuple[int, int], Card] = {}
+    _interned: ClassVar[dict[tuple[int, int], Card]] = {}
 
     def __new__(cls, suit: Suit | int, rank: Rank | int) -> Card:
         try:

@@ -18,9 +18,9 @@ import enum
 __all__ = [
     "BummerlError",
     "IllegalActionError",
-    "Rule",
-    "RecordError",
     "PositionError",
+    "RecordError",
+    "Rule",
     "UnknownVariantError",
 ]
 
@@ -33,10 +33,19 @@ class Rule(enum.Enum):
         self.source = source
 
     GAME_OVER = ("game over", "the game has ended; no further action is possible")
-    TURN = ("turn", "seeds/000: 'Vorhand spielt zum ersten Stich aus ... spielt der Gewinner des Stichs zum nächsten Stich aus'")
+    TURN = (
+        "turn",
+        "seeds/000: 'Vorhand spielt zum ersten Stich aus ... spielt der Gewinner des Stichs zum nächsten Stich aus'",
+    )
     NOT_IN_HAND = ("card not in hand", "a player can only play a card they hold")
-    NOT_ON_LEAD = ("on lead only", "RULES.md: exchange, closing, marriages and declaring belong to the player on lead, before leading")
-    FARBZWANG = ("Farbzwang", "seeds/000: 'Farbzwang geht immer vor Stichzwang' — a card of the led suit must be played")
+    NOT_ON_LEAD = (
+        "on lead only",
+        "RULES.md: exchange, closing, marriages and declaring belong to the player on lead, before leading",
+    )
+    FARBZWANG = (
+        "Farbzwang",
+        "seeds/000: 'Farbzwang geht immer vor Stichzwang' — a card of the led suit must be played",
+    )
     STICHZWANG = ("Stichzwang", "seeds/000: 'mit einer höheren Karte der angespielten Farbe stechen'")
     TRUMPFZWANG = ("Trumpfzwang", "seeds/000: 'mit einer Trumpfkarte stechen' when void in the led suit")
     UEBERSTECHEN = ("Überstechen", "RULES.md: trump and over-trump if void")

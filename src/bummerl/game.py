@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bummerl.actions import _DECLARE_MARRIAGE, _MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, Action, ActionKind
+from bummerl.actions import _DECLARE_MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, MARRIAGE_BY_CARD, Action, ActionKind
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import IllegalActionError, Rule
 from bummerl.rng import SplitMix64
@@ -38,7 +38,7 @@ from bummerl.variants import GameResult, TwoPlayerVariant, find_variant
 if TYPE_CHECKING:
     from bummerl.view import PlayerView
 
-__all__ = ["Game", "Trick", "lead_actions", "follow_actions"]
+__all__ = ["Game", "Trick", "follow_actions", "lead_actions"]
 
 _KING, _OBER = Rank.KING, Rank.OBER
 
@@ -107,9 +107,9 @@ def lead_actions(
         for k in kings:
             for o in hand:
                 if o.rank == _OBER and o.suit == k.suit:
-                    actions.append(_MARRIAGE[k.index])
+                    actions.append(MARRIAGE_BY_CARD[k.index])
                     if not v.marriage_king_only:
-                        actions.append(_MARRIAGE[o.index])
+                        actions.append(MARRIAGE_BY_CARD[o.index])
                     if declare:
                         actions.append(_DECLARE_MARRIAGE[k.suit])
                     break
@@ -134,30 +134,31 @@ class Game:
     """
 
     __slots__ = (
-        "variant",
-        "deck",
-        "dealer",
-        "hands",
-        "talon",
-        "trump",
-        "trump_card",
+        "_legal",
+        "actions",
+        "closed_at_trick",
         "closed_by",
         "closed_opponent_augen",
         "closed_opponent_had_trick",
-        "to_move",
-        "leader",
-        "lead",
-        "trick_augen",
-        "marriage_augen",
-        "tricks_won",
-        "won_cards",
-        "tricks",
-        "marriages",
-        "known",
-        "actions",
-        "result",
+        "dealer",
+        "deck",
         "first_lead_done",
-        "_legal",
+        "hands",
+        "known",
+        "lead",
+        "leader",
+        "marriage_augen",
+        "marriages",
+        "result",
+        "talon",
+        "to_move",
+        "trick_augen",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "trump_card",
+        "variant",
+        "won_cards",
     )
 
     variant: TwoPlayerVariant
@@ -175,6 +176,8 @@ class Game:
     closed_by: int | None
     closed_opponent_augen: int
     closed_opponent_had_trick: bool
+    #: How many tricks were complete when the talon was closed (``None`` if open).
+    closed_at_trick: int | None
     to_move: int
     leader: int
     #: The card led to the current trick, if any.
@@ -221,6 +224,7 @@ class Game:
         self.closed_by = None
         self.closed_opponent_augen = 0
         self.closed_opponent_had_trick = False
+        self.closed_at_trick = None
         self.to_move = vorhand
         self.leader = vorhand
         self.lead = None
@@ -280,6 +284,7 @@ class Game:
         g.closed_by = self.closed_by
         g.closed_opponent_augen = self.closed_opponent_augen
         g.closed_opponent_had_trick = self.closed_opponent_had_trick
+        g.closed_at_trick = self.closed_at_trick
         g.to_move = self.to_move
         g.leader = self.leader
         g.lead = self.lead
@@ -514,6 +519,7 @@ class Game:
         self.closed_by = p
         self.closed_opponent_augen = self.augen(opp)
         self.closed_opponent_had_trick = self.tricks_won[opp] > 0
+        self.closed_at_trick = len(self.tricks)
 
     def _finish_declaration(self, p: int) -> None:
         self.result = self.variant.score_declaration(self, p)
@@ -573,7 +579,9 @@ class Game:
             if not v.marriages:
                 return IllegalActionError(Rule.NOT_AVAILABLE, f"{v.title} is played without marriages")
             if Card(suit, _KING) not in hand or Card(suit, _OBER) not in hand:
-                return IllegalActionError(Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober in hand")
+                return IllegalActionError(
+                    Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober in hand"
+                )
             if not talon_open and not v.marriage_after_talon:
                 return IllegalActionError(Rule.MARRIAGE, f"{v.title}: marriages only while the talon is open")
             if not has_trick and not v.marriage_before_trick:

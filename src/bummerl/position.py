@@ -43,7 +43,7 @@ from bummerl.errors import PositionError
 from bummerl.game import Game
 from bummerl.variants import find_variant
 
-__all__ = ["position_of", "game_from_position"]
+__all__ = ["game_from_position", "position_of"]
 
 
 def position_of(game: Game) -> str:
@@ -163,6 +163,8 @@ def _parse(fields: list[str]) -> Game:
         g.closed_by = _seat(parts[0], "closer")
         g.closed_opponent_augen = int(parts[1])
         g.closed_opponent_had_trick = parts[2] == "1"
+    # A position has no trick history: closing counts as before the first listed trick.
+    g.closed_at_trick = None if g.closed_by is None else 0
     g.to_move = to_move
     g.leader = leader
     g.lead = lead

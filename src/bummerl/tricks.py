@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from bummerl.cards import Card, Suit
 
-__all__ = ["FollowRules", "beats", "trick_winner", "legal_follows", "explain_follow"]
+__all__ = ["FollowRules", "beats", "explain_follow", "legal_follows", "trick_winner"]
 
 
 class FollowRules(enum.Enum):

@@ -55,6 +55,9 @@ class PlayerView:
     trump_card: Card | None
     talon_size: int
     closed_by: int | None
+    #: How many tricks were complete when the talon was closed: the follow rules
+    #: were strict from that trick on (``None`` while open).
+    closed_at_trick: int | None
     #: The card led to the current trick, if any.
     lead: Card | None
     leader: int
@@ -111,12 +114,10 @@ def player_view(game: Game, player: int) -> PlayerView:
         raise ValueError(f"player must be seat 0 or 1, not {player!r}")
     opp = 1 - player
     known = set(game.known[opp])
-    if not game.talon:
-        # Talon exhausted (or never had cards left to draw): every card not in my
-        # hand, not played and not the turned-down trump card is in the opponent's
-        # hand.  After closing the talon still hides cards, so no elimination.
-        if game.closed_by is None:
-            known = set(game.hands[opp])
+    if not game.talon and game.closed_by is None:
+        # Talon exhausted: every card not in my hand and not played is in the
+        # opponent's hand.  After closing the talon still hides cards: no elimination.
+        known = set(game.hands[opp])
     v = game.variant
     return PlayerView(
         variant=v,
@@ -128,6 +129,7 @@ def player_view(game: Game, player: int) -> PlayerView:
         trump_card=game.trump_card,
         talon_size=len(game.talon),
         closed_by=game.closed_by,
+        closed_at_trick=game.closed_at_trick,
         lead=game.lead,
         leader=game.leader,
         tricks=tuple(game.tricks),

@@ -11,10 +11,10 @@ Every field cites the sentence it comes from; ``docs/rules.md`` lists them all.
 (True, 'schnapsen')
 >>> v.options()
 {'count_after_closing': True}
->>> SCHNAPSEN.with_options(colour="blue")
+>>> SCHNAPSEN.with_options(colour="blue")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bummerl.errors.UnknownVariantError: schnapsen has no option 'colour'; options: auto_declare, count_after_closing, last_trick_scoring
+bummerl.errors.UnknownVariantError: schnapsen has no option 'colour'; options: auto_declare, ...
 
 This module must not import the game: hooks see the game only through
 :class:`ScoringState`.
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from bummerl.cards import Rank
 from bummerl.errors import UnknownVariantError
 
-__all__ = ["TwoPlayerVariant", "SchnorpsVariant", "GameResult", "EndReason", "ScoringState"]
+__all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant"]
 
 
 class EndReason(enum.Enum):
@@ -91,7 +91,9 @@ class ScoringState(Protocol):
 _OPTIONS_DOC = {
     "auto_declare": "66 ends the game automatically (RULES.md, Going out)",
     "last_trick_scoring": "'one': the last trick wins 1 game point; 'augen': scored like a declaration (RULES.md)",
-    "count_after_closing": "a successful closer is scored by the opponent's Augen at the end, not at closing (seeds/000)",
+    "count_after_closing": (
+        "a successful closer is scored by the opponent's Augen at the end, not at closing (seeds/000)"
+    ),
     "marriages": "Schnorps: marriages allowed (seeds/001: 'Die Mariagen werden während des Spiels vorgezeigt')",
     "trump_exchange": "Schnorps: robbing the trump card with the trump Seven (seeds/001: 'rauben')",
 }
