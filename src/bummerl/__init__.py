@@ -25,10 +25,11 @@ from bummerl.view import PlayerView, player_view
 __version__ = "0.1.0"
 
 __all__ = [
+    "CARDS",
+    "VARIANTS",
     "Action",
     "ActionKind",
     "BummerlError",
-    "CARDS",
     "Card",
     "EndReason",
     "Game",
@@ -43,7 +44,6 @@ __all__ = [
     "Trick",
     "TwoPlayerVariant",
     "UnknownVariantError",
-    "VARIANTS",
     "deck",
     "find_variant",
     "format_cards",

@@ -27,7 +27,7 @@ from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
 from bummerl.view import PlayerView
 
-__all__ = ["Bot", "BotInfo", "RandomBot", "UnknownBotError", "make_bot", "register_bot", "bot_names", "bot_info"]
+__all__ = ["Bot", "BotInfo", "RandomBot", "UnknownBotError", "bot_info", "bot_names", "make_bot", "register_bot"]
 
 
 class UnknownBotError(BummerlError):

@@ -24,15 +24,15 @@ from bummerl.variants.two_player import (
 )
 
 __all__ = [
-    "VARIANTS",
-    "find_variant",
-    "TwoPlayerVariant",
-    "GameResult",
-    "EndReason",
-    "SCHNAPSEN",
     "SCHARF",
-    "SECHSUNDSECHZIG",
+    "SCHNAPSEN",
     "SCHNORPS",
+    "SECHSUNDSECHZIG",
+    "VARIANTS",
+    "EndReason",
+    "GameResult",
+    "TwoPlayerVariant",
+    "find_variant",
 ]
 
 #: The built-in two-player variants, default first.
