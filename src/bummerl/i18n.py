@@ -1,0 +1,298 @@
+"""Every user-facing sentence of the terminal front end, in German and English.
+
+Messages are looked up by key and formatted with keyword arguments; a
+:class:`Messages` object binds the language.  Card names come from
+:meth:`bummerl.cards.Card.name`, not from here.
+
+>>> de, en = Messages("de"), Messages("en")
+>>> de("you_took_trick")
+'Du nimmst den Stich.'
+>>> en("points", n=1, unit=en.unit("game points", 1))
+'1 game point'
+>>> Messages("fr")
+Traceback (most recent call last):
+...
+ValueError: unknown language 'fr': expected 'de' or 'en'
+
+The engine never imports this module: words are the front end's business.
+"""
+
+from __future__ import annotations
+
+from bummerl.cards import LANGUAGES
+
+__all__ = ["MESSAGES", "Messages"]
+
+#: key -> (German, English).  Placeholders use :meth:`str.format` names.
+MESSAGES: dict[str, tuple[str, str]] = {
+    # --- match and game headers
+    "welcome": (
+        "Bummerl: {variant} gegen den Computer ({bot}). Seed {seed}.",
+        "Bummerl: {variant} against the computer ({bot}). Seed {seed}.",
+    ),
+    "goal_bummerl": (
+        "Gespielt wird ein Bummerl: beide beginnen bei 7, wer zuerst 0 erreicht, gewinnt.",
+        "Playing a Bummerl: both start at 7; the first to count down to 0 wins.",
+    ),
+    "goal_marken": (
+        "Gespielt wird um Marken: wer zuerst {target} Marken hat, gewinnt.",
+        "Playing for Marken: the first to win {target} Marken wins.",
+    ),
+    "game_header": ("=== Spiel {n} · Geber: {dealer} ===", "=== Game {n} · dealer: {dealer} ==="),
+    "you": ("du", "you"),
+    "You": ("Du", "You"),
+    "computer": ("Computer", "computer"),
+    "Computer": ("Computer", "Computer"),
+    "trump_line": (
+        "Atout: {suit} · aufgeschlagen: {card} · Talon: {talon}",
+        "Trump: {suit} · face-up card: {card} · talon: {talon}",
+    ),
+    "trump_line_closed": (
+        "Atout: {suit} · Talon zugedreht von {closer} ({talon}, Atoutkarte {card})",
+        "Trump: {suit} · talon closed by {closer} ({talon}, trump card {card})",
+    ),
+    "trump_line_empty": (
+        "Atout: {suit} · Talon aufgebraucht: Farb- und Stichzwang",
+        "Trump: {suit} · talon exhausted: follow suit and win if you can",
+    ),
+    "talon_cards": ("{n} Karten", "{n} cards"),
+    "augen_line": ("Augen: du {mine}, Computer {theirs}", "Augen: you {mine}, computer {theirs}"),
+    "augen_hidden": (
+        "(Scharf: keine Augenanzeige, zählen musst du selbst)",
+        "(Scharf: no running totals; count for yourself)",
+    ),
+    "tricks_line": ("Stiche: du {mine}, Computer {theirs}", "Tricks: you {mine}, computer {theirs}"),
+    "marriages_line": ("Ansagen: {items}", "Marriages: {items}"),
+    "marriage_item": ("{who} {value} in {suit}", "{who} {value} in {suit}"),
+    "known_cards": ("Karten des Computers, die du kennst: {cards}", "Computer's cards you know: {cards}"),
+    "table_card": ("Auf dem Tisch: {card} (vom Computer ausgespielt)", "On the table: {card} (led by the computer)"),
+    "your_hand": ("Deine Karten (Atout zuerst):", "Your cards (trumps first):"),
+    "not_allowed_mark": ("nicht erlaubt", "not allowed"),
+    "more_actions": ("Außerdem:", "Also:"),
+    "prompt": (
+        "Deine Wahl (Nummer oder Karte, ? Hilfe, q beenden): ",
+        "Your choice (number or card, ? help, q quit): ",
+    ),
+    "continue": ("Weiter mit Enter (q beendet): ", "Press Enter to continue (q quits): "),
+    # --- actions, described for the menu
+    "menu_exchange": ("Atout-{rank} gegen {card} tauschen", "exchange your trump {rank} for {card}"),
+    "menu_close": ("Zudrehen (Talon sperren)", "close the talon (Zudrehen)"),
+    "menu_close_schnorps": ("Decken (Talon sperren)", "cover the talon (Decken)"),
+    "menu_marriage": ("{value} ansagen und {card} ausspielen", "announce {value} and lead {card}"),
+    "menu_declare": ("Genug! (ausmelden)", "Genug! (declare 66 and end the game)"),
+    "menu_declare_schnorps": ("Weglegen (66 erreicht)", "lay down (Weglegen: 66 reached)"),
+    "menu_declare_marriage": ("{value} in {suit} ansagen und ausmelden", "announce {value} in {suit} and declare"),
+    # --- what happened
+    "bot_leads": ("Computer spielt {card} aus.", "Computer leads {card}."),
+    "bot_follows": ("Computer gibt {card} zu.", "Computer plays {card}."),
+    "you_lead": ("Du spielst {card} aus.", "You lead {card}."),
+    "you_follow": ("Du gibst {card} zu.", "You play {card}."),
+    "marriage_announced": ("{who_cap} {verb} {value} in {suit} an.", "{who_cap} {verb} {value} in {suit}."),
+    "verb_announce_you": ("sagst", "announce"),
+    "verb_announce_bot": ("sagt", "announces"),
+    "exchanged_you": ("Du tauschst {low} gegen {card}.", "You exchange {low} for {card}."),
+    "exchanged_bot": ("Computer tauscht {low} gegen {card}.", "Computer exchanges {low} for {card}."),
+    "closed_you": (
+        "Du drehst zu: ab jetzt Farb- und Stichzwang.",
+        "You close the talon: from now on follow suit and win if you can.",
+    ),
+    "closed_bot": (
+        "Computer dreht zu: ab jetzt Farb- und Stichzwang.",
+        "Computer closes the talon: from now on follow suit and win if you can.",
+    ),
+    "declared_you": ("Du sagst: Genug!", "You say: Genug!"),
+    "declared_bot": ("Computer sagt: Genug!", "Computer says: Genug!"),
+    "you_took_trick": ("Du nimmst den Stich.", "You take the trick."),
+    "bot_took_trick": ("Computer nimmt den Stich.", "Computer takes the trick."),
+    "trick_line": ("Stich: {first} – {second}. ", "Trick: {first} – {second}. "),
+    "you_draw": ("Du ziehst {card}.", "You draw {card}."),
+    "talon_exhausted": (
+        "Der Talon ist aufgebraucht: ab jetzt Farb- und Stichzwang.",
+        "The talon is exhausted: from now on follow suit and win if you can.",
+    ),
+    # --- results
+    "result_declared_you": ("Du hast dich ausgemeldet: {points}", "You declared 66: {points}"),
+    "result_declared_bot": (
+        "Der Computer hat sich ausgemeldet: {points} für ihn",
+        "The computer declared 66: {points} for it",
+    ),
+    "result_wrong_you": (
+        "Du hast dich mit nur {augen} Augen ausgemeldet – zu wenig: {points} für den Computer",
+        "You declared with only {augen} Augen – not enough: {points} for the computer",
+    ),
+    "result_wrong_bot": (
+        "Der Computer hat sich mit nur {augen} Augen ausgemeldet – zu wenig: {points} für dich",
+        "The computer declared with only {augen} Augen – not enough: {points} for you",
+    ),
+    "result_closer_won_you": (
+        "Zudrehen geglückt, du hast 66: {points}",
+        "You closed the talon and reached 66: {points}",
+    ),
+    "result_closer_won_bot": (
+        "Der Computer hat zugedreht und 66 erreicht: {points} für ihn",
+        "The computer closed the talon and reached 66: {points} for it",
+    ),
+    "result_closer_failed_you_won": (
+        "Der Computer hat zugedreht und es nicht geschafft: {points} für dich",
+        "The computer closed the talon and failed: {points} for you",
+    ),
+    "result_closer_failed_bot_won": (
+        "Du hast zugedreht und es nicht geschafft: {points} für den Computer",
+        "You closed the talon and failed: {points} for the computer",
+    ),
+    "result_last_trick_you": ("Du hast den letzten Stich: {points}", "You won the last trick: {points}"),
+    "result_last_trick_bot": (
+        "Der Computer hat den letzten Stich: {points} für ihn",
+        "The computer won the last trick: {points} for it",
+    ),
+    "result_66_you": ("Nach dem letzten Stich hast du 66: {points}", "After the last trick you have 66: {points}"),
+    "result_66_bot": (
+        "Nach dem letzten Stich hat der Computer 66: {points} für ihn",
+        "After the last trick the computer has 66: {points} for it",
+    ),
+    "result_stand": (
+        "Niemand hat 66 – das Spiel steht, keiner bekommt etwas.",
+        "Nobody has 66 – the game stands, nobody scores.",
+    ),
+    "final_augen": ("Augen am Ende: du {mine}, Computer {theirs}.", "Augen at the end: you {mine}, computer {theirs}."),
+    "points": ("{n} {unit}", "{n} {unit}"),
+    "multiplier": ("(zählt {m}-fach nach Stehen)", "(counts {m} times after a stand)"),
+    "standing_bummerl": (
+        "Bummerl (von 7 abwärts): du {mine}, Computer {theirs}",
+        "Bummerl (counting down from 7): you {mine}, computer {theirs}",
+    ),
+    "standing_marken": ("Marken: du {mine}, Computer {theirs}", "Marken: you {mine}, computer {theirs}"),
+    "you_win_bummerl": (
+        "Du gewinnst das Bummerl! Der Computer kriegt das Bummerl.",
+        "You win! The computer gets the Bummerl.",
+    ),
+    "bot_wins_bummerl": ("Der Computer gewinnt – du kriegst das Bummerl.", "The computer wins – you get the Bummerl."),
+    "schneider_you": (
+        "Schneider! Der Computer hat keinen Punkt: zwei Bummerl.",
+        "Schneider! The computer scored nothing: two Bummerl.",
+    ),
+    "schneider_bot": (
+        "Schneider! Du hast keinen Punkt: zwei Bummerl für dich.",
+        "Schneider! You scored nothing: two Bummerl for you.",
+    ),
+    "you_win_marken": (
+        "Du gewinnst die Partie mit {mine}:{theirs} Marken!",
+        "You win the match {mine}:{theirs} in Marken!",
+    ),
+    "bot_wins_marken": (
+        "Der Computer gewinnt die Partie mit {theirs}:{mine} Marken.",
+        "The computer wins the match {theirs}:{mine} in Marken.",
+    ),
+    # --- input handling
+    "help": (
+        "Gib die Nummer aus dem Menü ein, oder eine Karte: ihren Code (Ah, 10d, Qc),"
+        " ihre Kurzform ({short}) oder ihren Namen ({name}).\n"
+        "Außerdem: 'zudrehen', 'tauschen', 'genug', ?/hilfe, q/quit zum Beenden.",
+        "Enter the number from the menu, or a card: its code (Ah, 10d, Qc), its short form ({short})"
+        " or its name ({name}).\n"
+        "Also: 'close', 'exchange', 'declare', ?/help, q/quit to quit.",
+    ),
+    "unknown_input": (
+        "Das verstehe ich nicht: {text!r}. ? zeigt die Hilfe.",
+        "I don't understand {text!r}. ? shows help.",
+    ),
+    "not_in_hand": ("{card} hast du nicht.", "You don't hold {card}."),
+    "illegal": ("Das geht nicht ({rule}). Erlaubt: {allowed}", "Not allowed ({rule}). Allowed: {allowed}"),
+    "not_possible": ("Das ist jetzt nicht möglich. Erlaubt: {allowed}", "That is not possible now. Allowed: {allowed}"),
+    "eof": ("Eingabe beendet – das Spiel wird abgebrochen.", "Input closed – the game is abandoned."),
+    "quit_confirm": ("Wirklich beenden? (j/n): ", "Really quit? (y/n): "),
+    "save_offer": (
+        "Partie speichern? Dateiname eingeben (leer: nicht speichern): ",
+        "Save the match? Enter a file name (empty: don't save): ",
+    ),
+    "saved": ("Gespeichert in {path}.", "Saved to {path}."),
+    "save_failed": ("Speichern fehlgeschlagen: {error}", "Saving failed: {error}"),
+    "bye": ("Auf Wiedersehen!", "Goodbye!"),
+    "yes_words": ("j ja y yes", "y yes j ja"),
+    # --- words the player may type for the special actions
+    "words_close": ("zudrehen zu sperren decken close", "close zudrehen cover decken"),
+    "words_exchange": ("tauschen austauschen exchange", "exchange swap tauschen"),
+    "words_declare": ("genug ausmelden weglegen declare", "declare genug enough out"),
+    "words_help": ("? hilfe help h", "? help hilfe h"),
+    "words_quit": ("q quit ende beenden exit", "q quit exit end"),
+    # --- replay
+    "replay_game": (
+        "=== Spiel {n}: {variant} · Geber: Spieler {dealer} ===",
+        "=== Game {n}: {variant} · dealer: player {dealer} ===",
+    ),
+    "replay_hand": ("Spieler {p}: {cards}", "Player {p}: {cards}"),
+    "replay_trump": ("Atout: {suit} (aufgeschlagen: {card})", "Trump: {suit} (face-up card: {card})"),
+    "replay_talon": ("Talon (in Ziehreihenfolge): {cards}", "Talon (in draw order): {cards}"),
+    "replay_trick": (
+        "Stich {n}: Spieler {leader} {lead} – Spieler {other} {follow} → Spieler {winner}",
+        "Trick {n}: player {leader} {lead} – player {other} {follow} → player {winner}",
+    ),
+    "replay_draws": ("  gezogen: {items}", "  drawn: {items}"),
+    "replay_player": ("Spieler {p}", "player {p}"),
+    "replay_marriage": ("Spieler {p} sagt {value} in {suit} an.", "Player {p} announces {value} in {suit}."),
+    "replay_exchange": ("Spieler {p} tauscht {low} gegen {card}.", "Player {p} exchanges {low} for {card}."),
+    "replay_close": ("Spieler {p} dreht zu.", "Player {p} closes the talon."),
+    "replay_declare": ("Spieler {p} meldet sich aus (Genug!).", "Player {p} declares (Genug!)."),
+    "replay_result": ("Ergebnis: {text}", "Result: {text}"),
+    "replay_result_text": (
+        "Spieler {winner} gewinnt {points} ({reason}); Augen {a0}:{a1}",
+        "player {winner} wins {points} ({reason}); Augen {a0}:{a1}",
+    ),
+    "replay_unfinished": ("(Spiel nicht beendet)", "(game not finished)"),
+    "replay_stand": ("keiner gewinnt ({reason}); Augen {a0}:{a1}", "nobody wins ({reason}); Augen {a0}:{a1}"),
+    "replay_match_end_bummerl": (
+        "Bummerl: Spieler {winner} gewinnt; Stand (von 7 abwärts) {s0}:{s1}.{schneider}",
+        "Bummerl: player {winner} wins; score (counting down from 7) {s0}:{s1}.{schneider}",
+    ),
+    "replay_match_end_marken": (
+        "Partie: Spieler {winner} gewinnt mit {s0}:{s1} Marken.",
+        "Match: player {winner} wins, {s0}:{s1} in Marken.",
+    ),
+    "replay_schneider": (" Schneider!", " Schneider!"),
+    "reason_declared": ("ausgemeldet", "declared"),
+    "reason_wrong_declaration": ("falsch ausgemeldet", "wrong declaration"),
+    "reason_closer_won": ("Zudrehen geglückt", "closer succeeded"),
+    "reason_closer_failed": ("Zudrehen misslungen", "closer failed"),
+    "reason_last_trick": ("letzter Stich", "last trick"),
+    "reason_stand": ("Spiel steht", "the game stands"),
+    # --- selfplay
+    "selfplay_header": (
+        "{games} Spiele {variant}, Seed {seed}, {seconds:.2f} s",
+        "{games} games of {variant}, seed {seed}, {seconds:.2f} s",
+    ),
+}
+
+_UNITS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    # unit -> ((de singular, de plural), (en singular, en plural))
+    "game points": (("Punkt", "Punkte"), ("game point", "game points")),
+    "Marken": (("Marke", "Marken"), ("Mark", "Marken")),
+}
+
+
+class Messages:
+    """The messages of one language; call with a key and format arguments."""
+
+    def __init__(self, lang: str = "de") -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}: expected 'de' or 'en'")
+        self.lang = lang
+        self._index = LANGUAGES.index(lang)
+
+    def __call__(self, key: str, **kwargs: object) -> str:
+        try:
+            text = MESSAGES[key][self._index]
+        except KeyError:
+            raise KeyError(f"no message {key!r}") from None
+        return text.format(**kwargs) if kwargs else text
+
+    def words(self, key: str) -> set[str]:
+        """The words of a ``words_*`` message, as a set (both languages' words are listed)."""
+        return set(self(key).split())
+
+    def unit(self, unit: str, n: int) -> str:
+        """The unit of a result (``game points`` or ``Marken``) in this language, by number."""
+        forms = _UNITS.get(unit)
+        if forms is None:
+            return unit
+        singular, plural = forms[self._index]
+        return singular if n == 1 else plural
