@@ -1,0 +1,365 @@
+"""Matches: a sequence of games dealt from one seed, scored as a Bummerl or in Marken.
+
+**Bummerl** (Schnapsen weich and scharf, Sechsundsechzig; seeds/000, "Partien und
+Bummerl"): both players start at 7 and count *down* the game points still
+missing ("man zählt nicht die bereits gewonnenen Punkte, sondern notiert die
+Anzahl der Punkte, die noch zum Partiegewinn fehlen"); the first to reach 0
+wins.  The loser gets one Bummerl, two if the winner won 7:0 ("so ist der
+Gegner Schneider und die Partie zählt doppelt").  The dealer alternates every
+game (seeds/003: "In den weiteren Spielen wechseln sich die Spieler in den
+Rollen des Gebers und der Vorhand jeweils ab").  A game nobody wins (65:65 in
+Sechsundsechzig) scores nothing; the deal still passes on.
+
+**Marken** (Schnorps; seeds/001): "Der das niedrigste Blatt Ziehende gibt zuerst
+u. dann stets der Gewinner" — the winner of each game deals the next.  Marken
+count *up*; the match ends when a player has won ``target`` Marken (default 7:
+our choice, the text names no match length).  After a stand (65:65, nobody
+wins) "es wird dann um das Geben gezogen u. der Verlust in dem darauf folgenden
+Spiele doppelt u. bei einem nochmaligen Stehen vierfach bezahlt": the next
+dealer is drawn again (from the match seed) and the next game pays double,
+after two stands in a row four times, and so on (2 ** stands).
+
+Every game ``i`` (0-based) is dealt with ``derive_seed(match_seed, i)``; the
+first dealer, when not given, and every redraw after a stand come from
+``derive_seed(match_seed, DRAW, i)`` (see :mod:`bummerl.rng`), so a match is
+reproducible from its seed alone.
+
+>>> match = Match("schnapsen", seed=11, first_dealer=1)
+>>> game = match.deal_next()
+>>> game.dealer
+1
+>>> while not game.is_over:
+...     game.apply(game.legal_actions()[0])
+>>> match.complete(game)
+>>> match.next_dealer, match.standing[game.result.winner] == 7 - game.result.points
+(0, True)
+>>> while not match.is_over:
+...     g = match.deal_next()
+...     while not g.is_over:
+...         g.apply(g.legal_actions()[0])
+...     match.complete(g)
+>>> match.winner in (0, 1), match.bummerl_for_loser in (1, 2), min(match.standing)
+(True, True, 0)
+
+The engine does no I/O; a match only deals games and keeps the score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from bummerl.cards import Card
+from bummerl.errors import BummerlError
+from bummerl.game import Game
+from bummerl.rng import SplitMix64, derive_seed
+from bummerl.variants import GameResult, TwoPlayerVariant, find_variant
+
+__all__ = ["DRAW", "Match", "MatchGame", "Session", "draw_dealer"]
+
+#: Path element of :func:`~bummerl.rng.derive_seed` for drawing the dealer
+#: ("DRAW" in ASCII), so draws never share a stream with a game's deal.
+DRAW = 0x44524157
+
+#: The default match length: 7 game points down (Bummerl) or 7 Marken (Schnorps).
+DEFAULT_TARGET = 7
+
+
+def draw_dealer(seed: int, game_index: int) -> int:
+    """The seat that deals game ``game_index`` when the deal is drawn.
+
+    >>> draw_dealer(0, 0) in (0, 1)
+    True
+    """
+    return SplitMix64(derive_seed(seed, DRAW, game_index)).below(2)
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchGame:
+    """One finished game as the match scored it.
+
+    ``points`` is what the match credited to ``result.winner`` (in Marken after
+    a stand's doubling: ``result.points * multiplier``); ``standing_before`` and
+    ``standing_after`` are :attr:`Match.standing` around the game.
+    """
+
+    index: int
+    dealer: int
+    #: The deal's seed, ``None`` for a pack order given explicitly.
+    seed: int | None
+    result: GameResult
+    multiplier: int
+    points: int
+    standing_before: tuple[int, int]
+    standing_after: tuple[int, int]
+
+
+class Match:
+    """A Bummerl (7 down, Schneider) or a Schnorps match in Marken.
+
+    ``variant`` is a :class:`TwoPlayerVariant` or a name; ``options`` are
+    variant options (``auto_declare=True`` ...).  ``first_dealer`` ``None`` draws
+    the first dealer from ``seed``.  ``target`` is the match length (default 7).
+    """
+
+    def __init__(
+        self,
+        variant: TwoPlayerVariant | str = "schnapsen",
+        seed: int = 0,
+        first_dealer: int | None = None,
+        target: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.variant: TwoPlayerVariant = find_variant(variant, **options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BummerlError(f"a match seed must be an integer, not {seed!r}")
+        self.seed = seed
+        if target is None:
+            target = DEFAULT_TARGET
+        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+            raise BummerlError(f"a match target must be a positive integer, not {target!r}")
+        self.target = target
+        if first_dealer is None:
+            first_dealer = draw_dealer(seed, 0)
+        if first_dealer not in (0, 1):
+            raise BummerlError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
+        self.first_dealer: int = first_dealer
+        self._games: list[Game] = []
+        self._history: list[MatchGame] = []
+        self._seeds: list[int | None] = []
+        self._points = [0, 0]
+        self._next_dealer = first_dealer
+        self._dealer_drawn = False
+        self._stands = 0
+        self._current: Game | None = None
+
+    # ------------------------------------------------------------ properties
+    @property
+    def kind(self) -> str:
+        """``"bummerl"`` (game points, 7 down) or ``"marken"`` (Schnorps)."""
+        return self.variant.match_kind
+
+    @property
+    def games(self) -> list[Game]:
+        """Every game dealt so far, the current one included."""
+        return list(self._games)
+
+    @property
+    def game_seeds(self) -> list[int | None]:
+        """The deal seed of every game dealt (``None`` where the pack order was given)."""
+        return list(self._seeds)
+
+    @property
+    def history(self) -> list[MatchGame]:
+        """The finished games with what they scored."""
+        return list(self._history)
+
+    @property
+    def results(self) -> list[GameResult]:
+        """The results of the finished games, in order."""
+        return [h.result for h in self._history]
+
+    @property
+    def current(self) -> Game | None:
+        """The game dealt and not yet completed, if any."""
+        return self._current
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Game points (Bummerl) or Marken (Schnorps) won by each seat so far."""
+        return (self._points[0], self._points[1])
+
+    @property
+    def standing(self) -> tuple[int, int]:
+        """The score as players write it down.
+
+        Bummerl: the points each seat still needs, counted down from the target
+        (never below 0).  Marken: the Marken each seat has won.
+        """
+        if self.kind == "marken":
+            return self.points
+        return (max(0, self.target - self._points[0]), max(0, self.target - self._points[1]))
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, ``None`` while it goes on."""
+        for p in (0, 1):
+            if self._points[p] >= self.target:
+                return p
+        return None
+
+    @property
+    def loser(self) -> int | None:
+        w = self.winner
+        return None if w is None else 1 - w
+
+    @property
+    def is_schneider(self) -> bool:
+        """Bummerl won 7:0: the loser scored nothing (seeds/000: "so ist der Gegner
+        Schneider").  Marken matches know no Schneider (seeds/001 names none)."""
+        loser = self.loser
+        return self.kind == "bummerl" and loser is not None and self._points[loser] == 0
+
+    @property
+    def bummerl_for_loser(self) -> int:
+        """Bummerl the loser gets: 2 if Schneider, else 1 (0 while the match goes on)."""
+        if not self.is_over:
+            return 0
+        return 2 if self.is_schneider else 1
+
+    @property
+    def next_dealer(self) -> int:
+        """The seat that deals the next game."""
+        return self._next_dealer
+
+    @property
+    def dealer_drawn(self) -> bool:
+        """Whether the next dealer was drawn (the first game, or after a Schnorps stand)."""
+        return not self._history or self._dealer_drawn
+
+    @property
+    def multiplier(self) -> int:
+        """What the next game's Marken are multiplied by: 2 ** stands in a row (Schnorps)."""
+        return 2**self._stands if self.kind == "marken" else 1
+
+    # --------------------------------------------------------------- actions
+    def deal_next(self, deck: Iterable[Card] | None = None, dealer: int | None = None) -> Game:
+        """Deal the next game and make it the current one.
+
+        Without ``deck`` the game is dealt from ``derive_seed(seed, index)``.
+        A record replays a match by giving each game's ``deck``; ``dealer`` may
+        then differ from :attr:`next_dealer` only where the dealer was drawn.
+        """
+        if self.is_over:
+            raise BummerlError(f"the match is over: seat {self.winner} has won")
+        if self._current is not None:
+            raise BummerlError(f"game {len(self._games)} is not finished; complete() it before dealing the next")
+        if dealer is None:
+            dealer = self._next_dealer
+        elif dealer != self._next_dealer and not self.dealer_drawn:
+            raise BummerlError(
+                f"game {len(self._games) + 1} must be dealt by seat {self._next_dealer}, not {dealer!r}"
+            )
+        if dealer not in (0, 1):
+            raise BummerlError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        index = len(self._games)
+        if deck is None:
+            deal_seed = derive_seed(self.seed, index)
+            game = Game.deal(self.variant, seed=deal_seed, dealer=dealer)
+            game_seed: int | None = deal_seed
+        else:
+            game_seed = None
+            game = Game.from_deck(self.variant, deck, dealer)
+        self._next_dealer = dealer
+        self._games.append(game)
+        self._seeds.append(game_seed)
+        self._current = game
+        return game
+
+    def complete(self, game: Game) -> None:
+        """Score the finished current game and choose the next dealer."""
+        if self._current is None:
+            raise BummerlError("no game is in progress; deal_next() first")
+        if game is not self._current:
+            raise BummerlError("complete() takes the current game of this match, as returned by deal_next()")
+        result = game.result
+        if result is None:
+            raise BummerlError(f"game {len(self._games)} is not over yet")
+        before = self.standing
+        multiplier = self.multiplier
+        points = result.points * multiplier if result.winner is not None else 0
+        if result.winner is not None:
+            self._points[result.winner] += points
+        index = len(self._games) - 1
+        self._history.append(
+            MatchGame(index, game.dealer, self._seeds[-1], result, multiplier, points, before, self.standing)
+        )
+        self._current = None
+        self._next_dealer, self._dealer_drawn = self._dealer_after(game.dealer, result.winner, index + 1)
+
+    def _dealer_after(self, dealer: int, winner: int | None, next_index: int) -> tuple[int, bool]:
+        if self.kind == "marken":
+            if winner is None:
+                # seeds/001: "das Spiel steht, es wird dann um das Geben gezogen"
+                self._stands += 1
+                return draw_dealer(self.seed, next_index), True
+            self._stands = 0
+            # seeds/001: "dann stets der Gewinner"
+            return winner, False
+        # seeds/003: the roles of dealer and Vorhand alternate every game.
+        return 1 - dealer, False
+
+    def __repr__(self) -> str:
+        state = f"won by seat {self.winner}" if self.is_over else f"next dealer {self._next_dealer}"
+        return (
+            f"<Match {self.variant.name} seed={self.seed} standing={self.standing[0]}:{self.standing[1]}"
+            f" after {len(self._history)} games, {state}>"
+        )
+
+
+class Session:
+    """Several matches in a row: the Bummerl each seat has received.
+
+    Match ``i`` uses the seed ``derive_seed(seed, i)``; the first match draws its
+    first dealer, every later match starts with the seat that would have dealt
+    next in the previous one (the deal keeps passing on as in one long match).
+
+    >>> session = Session("schnapsen", seed=3)
+    >>> m = session.new_match()
+    >>> while not m.is_over:
+    ...     g = m.deal_next()
+    ...     while not g.is_over:
+    ...         g.apply(g.legal_actions()[-1])
+    ...     m.complete(g)
+    >>> session.finish(m)
+    >>> sum(session.bummerl) == m.bummerl_for_loser, session.matches_won[m.winner]
+    (True, 1)
+    """
+
+    def __init__(
+        self,
+        variant: TwoPlayerVariant | str = "schnapsen",
+        seed: int = 0,
+        target: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.variant = find_variant(variant, **options)
+        self.seed = seed
+        self.target = target
+        self.matches: list[Match] = []
+        self._bummerl = [0, 0]
+        self._won = [0, 0]
+        self._finished = 0
+
+    @property
+    def bummerl(self) -> tuple[int, int]:
+        """Bummerl received by each seat (the loser of a match "kriegt das Bummerl")."""
+        return (self._bummerl[0], self._bummerl[1])
+
+    @property
+    def matches_won(self) -> tuple[int, int]:
+        return (self._won[0], self._won[1])
+
+    def new_match(self) -> Match:
+        """Start the next match (the previous one must be finished)."""
+        if self.matches and self._finished < len(self.matches):
+            raise BummerlError("the current match is not finished; finish() it first")
+        first_dealer = self.matches[-1].next_dealer if self.matches else None
+        match = Match(self.variant, derive_seed(self.seed, len(self.matches)), first_dealer, self.target)
+        self.matches.append(match)
+        return match
+
+    def finish(self, match: Match) -> None:
+        """Count the Bummerl of the finished current match."""
+        if not self.matches or match is not self.matches[-1] or self._finished == len(self.matches):
+            raise BummerlError("finish() takes the current match of this session, as returned by new_match()")
+        if match.loser is None or match.winner is None:
+            raise BummerlError("the match is not over yet")
+        self._bummerl[match.loser] += match.bummerl_for_loser
+        self._won[match.winner] += 1
+        self._finished += 1
