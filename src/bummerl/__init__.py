@@ -19,6 +19,8 @@ from bummerl.errors import (
     UnknownVariantError,
 )
 from bummerl.game import Game, Trick
+from bummerl.match import Match, Session
+from bummerl.record import GameRecord, MatchRecord
 from bummerl.variants import VARIANTS, EndReason, GameResult, TwoPlayerVariant, find_variant
 from bummerl.view import PlayerView, player_view
 
@@ -33,13 +35,17 @@ __all__ = [
     "Card",
     "EndReason",
     "Game",
+    "GameRecord",
     "GameResult",
     "IllegalActionError",
+    "Match",
+    "MatchRecord",
     "PlayerView",
     "PositionError",
     "Rank",
     "RecordError",
     "Rule",
+    "Session",
     "Suit",
     "Trick",
     "TwoPlayerVariant",
