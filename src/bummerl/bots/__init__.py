@@ -10,10 +10,10 @@ given, so a seeded arena run is reproducible.
 >>> game = Game.deal("schnapsen", seed=5)
 >>> bot.choose(game.view(game.to_move)) in game.legal_actions()
 True
->>> make_bot("nonsense")
+>>> make_bot("nonsense")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bummerl.bots.UnknownBotError: unknown bot 'nonsense'; known bots: random
+bummerl.bots.UnknownBotError: unknown bot 'nonsense'; known bots: random, ...
 """
 
 from __future__ import annotations
@@ -83,7 +83,15 @@ def bot_info(name: str) -> BotInfo:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called ``name`` whose randomness comes from ``seed``."""
+    """A new bot called ``name`` whose randomness comes from ``seed``.
+
+    ``cmd:<command line>`` makes a :class:`~bummerl.protocol.ProcessBot`: a
+    program in any language speaking the bot protocol (docs/protocol.md).
+    """
+    if name.startswith("cmd:"):
+        from bummerl.protocol import ProcessBot
+
+        return ProcessBot(name)
     return bot_info(name).factory(seed)
 
 
@@ -120,4 +128,4 @@ def _load_builtin() -> None:
 
 
 #: Modules that call :func:`register_bot` when imported.
-_BUILTIN_MODULES: list[str] = []
+_BUILTIN_MODULES: list[str] = ["bummerl.bots.heuristic", "bummerl.bots.levels"]

@@ -86,16 +86,23 @@ def selfplay(variant: TwoPlayerVariant, bots: list[str], games: int, seed: int) 
         raise BummerlError(f"selfplay needs exactly two bots (A,B), got {len(bots)}: {', '.join(bots)}")
     if games < 0:
         raise BummerlError(f"the number of games must be 0 or more, not {games}")
-    names = [bot_info(b).name for b in bots]
+    # ``cmd:`` bots (the bot protocol) have no registry entry: their name is the spec.
+    names = [b if b.startswith("cmd:") else bot_info(b).name for b in bots]
     stats = SelfplayStats(variant, names, seed)
     start = time.perf_counter()
     for i in range(games):
         game_seed = derive_seed(seed, i)
         players = [make_bot(bots[s], derive_seed(seed, _BOT_STREAM, i, s)) for s in (0, 1)]
         game = Game.deal(variant, game_seed, dealer=1 - i % 2)
-        while not game.is_over:
-            p = game.to_move
-            game.apply(players[p].choose(game.view(p)))
+        try:
+            while not game.is_over:
+                p = game.to_move
+                game.apply(players[p].choose(game.view(p)))
+        finally:
+            for player in players:
+                close = getattr(player, "close", None)
+                if close is not None:
+                    close()
         result = game.result
         assert result is not None
         stats.games += 1

@@ -48,6 +48,9 @@ class EndReason(enum.Enum):
     LAST_TRICK = "last_trick"
     #: Nobody reached 66 after the last card (65:65); nobody scores.
     STAND = "stand"
+    #: A bot or player gave up the game by failing (crash, time-out, illegal
+    #: answer in the bot protocol); set by hosts, never by the rules.
+    FORFEIT = "forfeit"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,8 +138,9 @@ class TwoPlayerVariant:
     marriage_before_trick: bool = True
     #: Scharf: "Wer eine Ansage macht, muss zum nächsten Stich den König ausspielen."
     marriage_king_only: bool = False
-    #: Marriages stay allowed once the talon is closed or exhausted (RULES.md);
-    #: Schnorps: "so lange der Talon noch nicht erschöpft ist".
+    #: Marriages stay allowed once the talon is exhausted (RULES.md); Schnorps:
+    #: only "so lange der Talon noch nicht erschöpft ist" (seeds/001).  Closing
+    #: never ends marriages: a covered talon is not exhausted.
     marriage_after_talon: bool = True
     #: Sechsundsechzig and Schnorps: the last trick is worth 10 more Augen, "nicht im
     #: Falle einer Talonsperre" (seeds/000).

@@ -1,0 +1,79 @@
+"""``bummerl arena``: compare two bots on duplicate deals.
+
+Each deal is played twice with the seats swapped (the same pack and dealer, or
+with --unit bummerl a whole Bummerl from the same match seed), over all
+cores (--jobs).  Prints game points, games and Bummerl won, points per
+game with the 95% confidence interval of the difference a - b (paired over the
+deals), and the time per move; --json prints the same as one JSON object.
+A bot is a built-in name or cmd:<command line> for a program speaking the
+bot protocol (docs/protocol.md); a bot that fails forfeits that game only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bummerl.arena import UNITS, ArenaConfig, format_report, run_arena
+from bummerl.commands import add_variant_arguments, variant_from_args
+from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``bummerl arena`` with the CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "arena",
+        help="compare two bots on duplicate deals, with confidence intervals",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    add_variant_arguments(parser)
+    parser.add_argument("--a", required=True, metavar="BOT", help="bot a: a built-in name or cmd:<command line>")
+    parser.add_argument("--b", required=True, metavar="BOT", help="bot b: a built-in name or cmd:<command line>")
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals; each is played twice (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
+    parser.add_argument("--unit", choices=UNITS, default="game", help="play single games or whole Bummerl")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="SEC",
+        help=f"seconds a cmd: bot may take per decision (default {DEFAULT_MOVE_TIMEOUT:g})",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument("--game-log", action="store_true", help="with --json: list every game")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play and print; 2 for bad arguments (unknown bot or variant)."""
+    try:
+        config = ArenaConfig(
+            variant_from_args(args),
+            args.a,
+            args.b,
+            deals=args.deals,
+            seed=args.seed,
+            unit=args.unit,
+            jobs=args.jobs,
+            move_timeout=args.move_timeout,
+        )
+    except ValueError as exc:  # BummerlError included: unknown bot or variant, bad numbers
+        print(f"bummerl arena: error: {exc}", file=sys.stderr)
+        return 2
+    progress = _progress if sys.stderr.isatty() else None
+    report = run_arena(config, progress=progress, game_log=args.game_log)
+    if progress is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"\r{done}/{total} deals", end="", file=sys.stderr, flush=True)
