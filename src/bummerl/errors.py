@@ -54,6 +54,28 @@ class Rule(enum.Enum):
     MARRIAGE = ("Ansage", "seeds/000: 'Besitzt ein Spieler König und Dame bzw. König und Ober von einer Farbe'")
     DECLARE = ("Ausmelden", "seeds/000: 'Hat ein Spieler nach Gewinn eines Stichs oder einer Ansage 66 ... erreicht'")
     NOT_AVAILABLE = ("not available", "the variant has no such action")
+    # ---- three- and four-player games (bummerl.table) ----
+    DEAL = (
+        "Abheben oder Klopfen",
+        "seeds/004: 'Der Spieler zu seiner Rechten kann entweder abheben oder nur auf den Kartenstapel klopfen.'",
+    )
+    TRUMP_CALL = (
+        "Trumpf rufen",
+        "seeds/004: 'Es muß eine Farbe sein, von der Vorhand mindestens eine Karte in der Hand hält.'",
+    )
+    BIDDING = ("Reizung", "seeds/004: 'muß der folgende Spieler entweder einen höheren Kontrakt bieten oder passen'")
+    BID_RIGHT = (
+        "Reizrecht",
+        "seeds/004: 'Man beachte, dass einige Kontrakte nicht von jedem Spieler angesagt werden können.'",
+    )
+    DOUBLING = (
+        "Kontra",
+        "seeds/004: 'kann einer der beiden Gegenspieler „Kontra“ sagen ... „Rekontra“ ... „Subkontra“'",
+    )
+    DISCARD = (
+        "Ablegen",
+        "seeds/004: 'Er hat jetzt acht Karten auf der Hand und legt zwei beliebige Karten verdeckt ab.'",
+    )
 
 
 class BummerlError(ValueError):

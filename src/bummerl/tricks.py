@@ -31,9 +31,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from bummerl.cards import Card, Suit
+from bummerl.cards import Card, Rank, Suit
 
-__all__ = ["FollowRules", "beats", "explain_follow", "legal_follows", "trick_winner"]
+__all__ = ["FollowRules", "RankOrder", "beats", "explain_follow", "legal_follows", "rank_order", "trick_winner"]
 
 
 class FollowRules(enum.Enum):
@@ -46,18 +46,41 @@ class FollowRules(enum.Enum):
     STRICT = "strict"
 
 
-def beats(challenger: Card, holder: Card, trump: Suit | None) -> bool:
+#: A rank-strength table: ``order[int(rank)]`` is the rank's strength within its
+#: suit.  ``None`` everywhere means the natural order A, 10, K, O, U (9, 8, 7).
+#: Bauernschnapsen's Zehnerloch ranks 10-K-O-U-A (seeds/004: "die Rangfolge der
+#: Karten ist in allen Farben 10-K-D-B-A"), one Bettler variant A-K-O-U-10.
+RankOrder = Sequence[int]
+
+
+def rank_order(*ranks_high_to_low: Rank) -> tuple[int, ...]:
+    """A :data:`RankOrder` from the ranks listed high to low (unlisted ranks lowest).
+
+    >>> from bummerl.cards import Rank as R
+    >>> zehnerloch = rank_order(R.TEN, R.KING, R.OBER, R.UNTER, R.ACE)
+    >>> zehnerloch[R.ACE] < zehnerloch[R.UNTER] < zehnerloch[R.TEN]
+    True
+    """
+    order = [0] * 8
+    for strength, rank in enumerate(reversed(ranks_high_to_low), start=1):
+        order[int(rank)] = strength
+    return tuple(order)
+
+
+def beats(challenger: Card, holder: Card, trump: Suit | None, order: RankOrder | None = None) -> bool:
     """Whether ``challenger`` takes the trick from the currently winning ``holder``."""
     if challenger.suit == holder.suit:
-        return challenger.rank > holder.rank
+        if order is None:
+            return challenger.rank > holder.rank
+        return order[challenger.rank] > order[holder.rank]
     return challenger.suit == trump
 
 
-def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+def trick_winner(cards: Sequence[Card], trump: Suit | None, order: RankOrder | None = None) -> int:
     """Index (in play order) of the card that takes the trick."""
     best = 0
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
+        if beats(cards[i], cards[best], trump, order):
             best = i
     return best
 
@@ -68,22 +91,27 @@ def legal_follows(
     trump: Suit | None,
     rules: FollowRules,
     must_undertrump: bool = True,
+    order: RankOrder | None = None,
 ) -> list[Card]:
     """The cards of ``hand`` that may be added to the non-empty ``trick``.
 
     Under :attr:`FollowRules.STRICT`: a higher card of the led suit if one beats
     the trick; else any card of the led suit; else a trump that beats the trick;
     else (``must_undertrump``) any trump; else any card.  The order of ``hand``
-    is kept.
+    is kept.  ``order`` ranks the cards within a suit (see :data:`RankOrder`).
     """
     if rules is FollowRules.FREE or not trick:
         return list(hand)
     led = trick[0].suit
-    winning = trick[trick_winner(trick, trump)]
+    # A lone lead is winning: the two-player game asks this every trick.
+    winning = trick[0] if len(trick) == 1 else trick[trick_winner(trick, trump, order)]
     same = [c for c in hand if c.suit == led]
     if same:
         if winning.suit == led:
-            higher = [c for c in same if c.rank > winning.rank]
+            if order is None:
+                higher = [c for c in same if c.rank > winning.rank]
+            else:
+                higher = [c for c in same if order[c.rank] > order[winning.rank]]
             if higher:
                 return higher
         return same
@@ -91,7 +119,10 @@ def legal_follows(
         trumps = [c for c in hand if c.suit == trump]
         if trumps:
             if winning.suit == trump:
-                over = [c for c in trumps if c.rank > winning.rank]
+                if order is None:
+                    over = [c for c in trumps if c.rank > winning.rank]
+                else:
+                    over = [c for c in trumps if order[c.rank] > order[winning.rank]]
                 if over:
                     return over
                 if not must_undertrump:
@@ -106,6 +137,7 @@ def explain_follow(
     trick: Sequence[Card],
     trump: Suit | None,
     must_undertrump: bool = True,
+    order: RankOrder | None = None,
 ) -> str | None:
     """Why ``card`` may not follow under strict rules, or ``None`` if it may.
 
@@ -113,7 +145,7 @@ def explain_follow(
     (must beat with a higher card of the led suit), ``"trumpfzwang"`` (must trump
     when void) or ``"ueberstechen"`` (must over-trump).
     """
-    allowed = legal_follows(hand, trick, trump, FollowRules.STRICT, must_undertrump)
+    allowed = legal_follows(hand, trick, trump, FollowRules.STRICT, must_undertrump, order)
     if card in allowed:
         return None
     led = trick[0].suit

@@ -404,6 +404,9 @@ SECHSUNDSECHZIG = TwoPlayerVariant(
     exchange_rank=Rank.NINE,
     last_trick_bonus=10,
     undeclared_end="sixty_six",
+    # The last trick decides nothing by itself here (66 does), so last_trick_scoring
+    # would change nothing: not an option of this variant.
+    OPTIONS=("auto_declare", "count_after_closing"),
 )
 
 SCHNORPS = SchnorpsVariant()

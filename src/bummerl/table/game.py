@@ -1,0 +1,1045 @@
+"""The three- and four-player game: deal, trump call, bidding, doubling, play, result.
+
+>>> table = Table.deal("bauernschnapsen", seed=3, dealer=0)
+>>> table.phase.value, table.to_move
+('cut', 3)
+>>> while not table.is_over:
+...     table.apply(table.legal_actions()[0])
+>>> table.result.reason.value in {r.value for r in TableEndReason}
+True
+>>> replayed = Table.replay(table.variant, table.deck, 0, [a.token for a in table.actions])
+>>> replayed.result == table.result
+True
+
+Seats are ``0..n-1`` clockwise; Vorhand sits left of the dealer, ``dealer + 1``
+(seeds/004: "Vorhand (der Spieler links vom Geber)").  With four players the
+partners sit opposite: seats ``s`` and ``s + 2``.  The phases follow the seeds:
+
+1. ``CUT``: the player right of the dealer cuts (3 + 2 cards) or knocks (all
+   cards at once); three Unter among a player's first three cards end the game
+   as a redeal (seeds/003).
+2. ``TRUMP``: Vorhand calls a suit of their first three cards or turns up their
+   next card (Aufschlagen).
+3. ``BIDDING``: in seat priority Vorhand, dealer's partner, Vorhand's partner,
+   dealer, which is clockwise from Vorhand; a bid must be higher, or the same
+   from a player of higher priority; passing is final; the last bidder plays.
+4. ``TALON`` (Dreierschnapsen): the soloist takes up the talon and lays two away
+   (options: leave the talon for a point more, raise the contract afterwards).
+5. ``DOUBLING``: Kontra by a defender, Rekontra by the declarer's side,
+   Subkontra by a defender.
+6. ``PLAY``: Farbzwang, Stichzwang and trumping (:func:`bummerl.tricks.legal_follows`),
+   marriages, "Genug", until the contract's goal is decided.
+
+Every action comes as ``can_apply/verify/apply`` (and named triples); a refused
+action raises :class:`~bummerl.errors.IllegalActionError` naming the rule and
+leaves the table unchanged.  No I/O, no global state, no randomness but the
+seed given to :meth:`Table.deal`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from bummerl.cards import Card, Rank, Suit, deck
+from bummerl.errors import IllegalActionError, Rule
+from bummerl.rng import SplitMix64
+from bummerl.table.actions import DOUBLE_NAMES, TableAction, TableActionKind
+from bummerl.tricks import FollowRules, explain_follow, legal_follows, trick_winner
+from bummerl.variants import find_table_variant
+from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Requirement, TableVariant
+
+if TYPE_CHECKING:
+    from bummerl.table.view import TableView
+
+__all__ = ["Phase", "Table", "TableEndReason", "TableResult", "TableTrick"]
+
+_K = TableActionKind
+_CUT = TableAction.cut()
+_KNOCK = TableAction.knock()
+_TURN = TableAction.turn_trump()
+_PASS = TableAction.pass_()
+_DECLARE = TableAction.declare()
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    CUT = "cut"
+    TRUMP = "trump"
+    BIDDING = "bidding"
+    TALON = "talon"
+    DOUBLING = "doubling"
+    PLAY = "play"
+    OVER = "over"
+
+
+class TableEndReason(enum.Enum):
+    """How a table game ended."""
+
+    #: Normal game: a correct "Genug".
+    DECLARED = "declared"
+    #: Normal game: "Genug" with fewer than 66; the other side scores.
+    WRONG_DECLARATION = "wrong_declaration"
+    #: Normal game without "Genug": the last trick's side scores 1.
+    LAST_TRICK = "last_trick"
+    #: A special contract reached its goal.
+    CONTRACT_WON = "contract_won"
+    #: A special contract failed.
+    CONTRACT_LOST = "contract_lost"
+    #: Farbenring or Herrenschnapser shown and won without play (four players).
+    CLAIMED = "claimed"
+    #: Three Unter in a player's first three cards: deal again, nobody scores.
+    REDEAL = "redeal"
+
+
+@dataclasses.dataclass(frozen=True)
+class TableResult:
+    """The end of one table game.
+
+    ``winners`` are the seats credited with ``points`` each (with four players
+    both members of the winning team; with three the soloist, or both
+    defenders).  ``augen`` are the declarer's side's and the defenders' counted
+    Augen; ``multiplier`` is 1, 2 (Kontra), 4 (Rekontra) or 8 (Subkontra).
+    """
+
+    contract: str
+    declarer: int | None
+    winners: tuple[int, ...]
+    points: int
+    reason: TableEndReason
+    augen: tuple[int, int]
+    multiplier: int = 1
+
+    def points_of(self, seat: int) -> int:
+        """Game points credited to ``seat`` by this game."""
+        return self.points if seat in self.winners else 0
+
+
+class TableTrick(tuple[int, tuple[Card, ...], int]):
+    """A completed trick: ``(leader, cards in play order, winner seat)``."""
+
+    __slots__ = ()
+
+    @property
+    def leader(self) -> int:
+        return self[0]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self[1]
+
+    @property
+    def winner(self) -> int:
+        return self[2]
+
+
+class Table:
+    """A three- or four-player game from the cut to its result."""
+
+    variant: TableVariant
+    #: The pack order (top card first): the chance player's action.
+    deck: tuple[Card, ...]
+    dealer: int
+    phase: Phase
+    to_move: int
+    #: Each hand, in the order the cards were received (empty before the cut).
+    hands: list[list[Card]]
+    #: Each player's first three cards (the packet Vorhand calls trump from).
+    first_three: list[tuple[Card, ...]]
+    #: The talon (Dreierschnapsen) until the soloist takes it up.
+    talon: list[Card]
+    knocked: bool | None
+    #: The called trump suit (``None`` before the call).
+    trump: Suit | None
+    #: The card turned up by Aufschlagen, if Vorhand turned one.
+    turned_card: Card | None
+    #: The bidding so far: ``(seat, action)``.
+    bids: list[tuple[int, TableAction]]
+    passed: set[int]
+    #: The highest bid so far: ``(contract, seat)``.
+    high: tuple[Contract, int] | None
+    contract: Contract | None
+    declarer: int | None
+    #: Doubling step reached: 0 none, 1 Kontra, 2 Rekontra, 3 Subkontra.
+    doubling: int
+    #: ``(seat, level)`` of each double said.
+    doubles: list[tuple[int, int]]
+    discarded: list[Card]
+    bonus: int
+    #: Seats that play cards (a partner who sits out is missing).
+    active: tuple[int, ...]
+    #: The current trick: ``(seat, card)`` in play order.
+    trick: list[tuple[int, Card]]
+    tricks: list[TableTrick]
+    tricks_won: list[int]
+    #: 0 for the declarer's side, 1 for the defenders (set when the contract is fixed).
+    side: list[int]
+    side_trick_augen: list[int]
+    side_marriage_augen: list[int]
+    side_tricks: list[int]
+    marriages: list[tuple[int, Suit]]
+    #: Cards of each hand that every player knows (shown marriages, the turned
+    #: trump card, a claim, a redeal's Unter).
+    known: list[set[Card]]
+    actions: list[TableAction]
+    result: TableResult | None
+
+    def __init__(self, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> None:
+        v = find_table_variant(variant) if isinstance(variant, str) else variant
+        order = tuple(deck_order)
+        expected = set(deck(v.deck_size))
+        if len(order) != len(expected) or set(order) != expected:
+            raise ValueError(f"{v.title} needs the {v.deck_size}-card pack, each card once; got {len(order)} cards")
+        if dealer not in range(v.players):
+            raise ValueError(f"dealer must be a seat 0..{v.players - 1}, not {dealer!r}")
+        n = v.players
+        self.variant = v
+        self.deck = order
+        self.dealer = dealer
+        self.phase = Phase.CUT
+        # seeds/004: "Der Spieler zu seiner Rechten kann entweder abheben oder ... klopfen."
+        self.to_move = (dealer - 1) % n
+        self.hands = [[] for _ in range(n)]
+        self.first_three = [() for _ in range(n)]
+        self.talon = []
+        self.knocked = None
+        self.trump = None
+        self.turned_card = None
+        self.bids = []
+        self.passed = set()
+        self.high = None
+        self.contract = None
+        self.declarer = None
+        self.doubling = 0
+        self.doubles = []
+        self._double_queue: list[int] = []
+        self.discarded = []
+        #: Game points added to the result: 1 if the soloist left the talon.
+        self.bonus = 0
+        self._talon_choice = False
+        self._raise_pending = False
+        self.active = tuple(range(n))
+        self.trick = []
+        self.tricks = []
+        self.tricks_won = [0] * n
+        self.side = [0] * n
+        self.side_trick_augen = [0, 0]
+        self.side_marriage_augen = [0, 0]
+        self.side_tricks = [0, 0]
+        self.marriages = []
+        self.known = [set() for _ in range(n)]
+        self.actions = []
+        self.result = None
+        self._legal: list[TableAction] | None = None
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def deal(cls, variant: TableVariant | str = "bauernschnapsen", seed: int = 0, dealer: int = 0) -> Table:
+        """Shuffle the pack with ``seed`` (see :mod:`bummerl.rng`) and wait for the cut."""
+        v = find_table_variant(variant) if isinstance(variant, str) else variant
+        cards = list(deck(v.deck_size))
+        SplitMix64(seed).shuffle(cards)
+        return cls(v, cards, dealer)
+
+    @classmethod
+    def from_deck(cls, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> Table:
+        """A table with an explicit pack order (top card first)."""
+        return cls(variant, deck_order, dealer)
+
+    @classmethod
+    def replay(
+        cls,
+        variant: TableVariant | str,
+        deck_order: Iterable[Card],
+        dealer: int,
+        tokens: Iterable[str | TableAction],
+    ) -> Table:
+        """Deal ``deck_order`` and apply every action token; raises on the first illegal one."""
+        table = cls(variant, deck_order, dealer)
+        for i, token in enumerate(tokens):
+            try:
+                table.apply(token)
+            except IllegalActionError as exc:
+                raise IllegalActionError(exc.rule, f"action {i + 1} ({token}): {exc.detail}") from None
+        return table
+
+    def position(self) -> str:
+        """One line that determines this position: variant and options, dealer, pack, actions.
+
+        The table's state is the replay of its actions, so the line is the record
+        in short: ``bauernschnapsen d0 AhTh... cut trump:h bid:normal ...``.
+        """
+        v = self.variant
+        opts = ",".join(f"{k}={_fmt_opt(val)}" for k, val in v.options().items())
+        head = v.name + (":" + opts if opts else "")
+        deck_text = "".join(c.code for c in self.deck)
+        return " ".join([head, f"d{self.dealer}", deck_text, *(a.token for a in self.actions)])
+
+    @classmethod
+    def from_position(cls, text: str) -> Table:
+        """Rebuild a table from :meth:`position`."""
+        from bummerl.cards import parse_cards
+        from bummerl.errors import PositionError
+
+        parts = text.split()
+        if len(parts) < 3 or not parts[1].startswith("d"):
+            raise PositionError(f"malformed table position {text!r}: expected 'variant dN pack actions...'")
+        name, _, opts = parts[0].partition(":")
+        options: dict[str, str] = {}
+        for item in filter(None, opts.split(",")):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise PositionError(f"malformed option {item!r} in table position")
+            options[key] = value
+        try:
+            variant = find_table_variant(name, **options)
+            dealer = int(parts[1][1:])
+            cards = parse_cards(parts[2])
+            return cls.replay(variant, cards, dealer, parts[3:])
+        except ValueError as exc:
+            raise PositionError(f"bad table position: {exc}") from None
+
+    def copy(self) -> Table:
+        """An independent copy (for search)."""
+        t = object.__new__(Table)
+        t.__dict__.update(self.__dict__)
+        t.hands = [h[:] for h in self.hands]
+        t.first_three = self.first_three[:]
+        t.talon = self.talon[:]
+        t.bids = self.bids[:]
+        t.passed = set(self.passed)
+        t.doubles = self.doubles[:]
+        t._double_queue = self._double_queue[:]
+        t.discarded = self.discarded[:]
+        t.trick = self.trick[:]
+        t.tricks = self.tricks[:]
+        t.tricks_won = self.tricks_won[:]
+        t.side = self.side[:]
+        t.side_trick_augen = self.side_trick_augen[:]
+        t.side_marriage_augen = self.side_marriage_augen[:]
+        t.side_tricks = self.side_tricks[:]
+        t.marriages = self.marriages[:]
+        t.known = [set(k) for k in self.known]
+        t.actions = self.actions[:]
+        return t
+
+    # ------------------------------------------------------------- properties
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def vorhand(self) -> int:
+        """The seat left of the dealer: calls trump, bids first."""
+        return (self.dealer + 1) % self.variant.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def multiplier(self) -> int:
+        """1, 2 (Kontra), 4 (Rekontra) or 8 (Subkontra)."""
+        return 1 << self.doubling
+
+    @property
+    def play_trump(self) -> Suit | None:
+        """The trump suit of the card play (``None`` in contracts without trump)."""
+        c = self.contract
+        return self.trump if c is not None and c.trump else None
+
+    def partner(self, seat: int) -> int | None:
+        """The partner of ``seat`` with four players (``None`` with three)."""
+        return (seat + 2) % 4 if self.variant.players == 4 else None
+
+    def priority(self, seat: int) -> int:
+        """Bidding priority, 0 highest: Vorhand, dealer's partner, Vorhand's partner, dealer.
+
+        seeds/004: "Vorhand hat den höchsten Vorrang, dann kommt der Partner des
+        Gebers, dann der Partner von Vorhand und zuletzt der Geber" — clockwise
+        from Vorhand.
+        """
+        return (seat - self.vorhand) % self.variant.players
+
+    def augen(self, side: int) -> int:
+        """Counted Augen of a side (0 declarer's, 1 defenders'): tricks, and
+        marriages once the side has a trick (seeds/003: "Die Ansage zählt nur wenn
+        auch ein Stich erzielt wurde")."""
+        if self.side_tricks[side]:
+            return self.side_trick_augen[side] + self.side_marriage_augen[side]
+        return self.side_trick_augen[side]
+
+    def may_bid(self, seat: int, contract: Contract) -> bool:
+        """Whether ``seat`` has the right and the cards to bid ``contract`` (ignoring the auction)."""
+        return self._bid_right_problem(seat, contract) is None
+
+    # ------------------------------------------------------------- generation
+    def legal_actions(self) -> list[TableAction]:
+        """The legal actions of :attr:`to_move` (empty once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._generate()
+            self._legal = legal
+        return legal
+
+    def _generate(self) -> list[TableAction]:
+        phase = self.phase
+        p = self.to_move
+        if phase is Phase.OVER:
+            return []
+        if phase is Phase.CUT:
+            return [_CUT, _KNOCK]
+        if phase is Phase.TRUMP:
+            suits = sorted({c.suit for c in self.first_three[p]})
+            return [TableAction.call_trump(s) for s in suits] + [_TURN]
+        if phase is Phase.BIDDING:
+            return self._bid_actions(p)
+        if phase is Phase.TALON:
+            if self._talon_choice:
+                return [TableAction.take_talon(), TableAction.skip_talon()]
+            if self._raise_pending:
+                raises = [c for c in self._higher_contracts() if self._bid_right_problem(p, c) is None]
+                return [TableAction.bid(c.name) for c in raises] + [_PASS]
+            return [TableAction.discard(c) for c in self.hands[p]]
+        if phase is Phase.DOUBLING:
+            return [TableAction.double(self.doubling + 1), _PASS]
+        # PLAY
+        hand = self.hands[p]
+        c = self.contract
+        assert c is not None
+        if self.trick:
+            cards = [card for _, card in self.trick]
+            allowed = legal_follows(hand, cards, self.play_trump, FollowRules.STRICT, True, c.order)
+            return [TableAction.play(x) for x in allowed]
+        actions = [TableAction.play(x) for x in hand]
+        marriage_suits = self._marriage_suits(p)
+        for s in marriage_suits:
+            actions.append(TableAction.marriage(Card(s, Rank.KING)))
+            actions.append(TableAction.marriage(Card(s, Rank.OBER)))
+        if c.goal is Goal.SIXTY_SIX:
+            for s in marriage_suits:
+                actions.append(TableAction.declare(s))
+            if self.tricks:
+                actions.append(_DECLARE)
+        return actions
+
+    def _higher_contracts(self) -> list[Contract]:
+        """Contracts above the one the auction was won with (a raise after the talon)."""
+        assert self.high is not None
+        rank = self.variant.contract_rank(self.high[0].name)
+        return [c for c in self.variant.contracts if self.variant.contract_rank(c.name) > rank]
+
+    def _bid_actions(self, p: int) -> list[TableAction]:
+        out: list[TableAction] = []
+        for c in self.variant.contracts:
+            if self._auction_problem(p, c) is None and self._bid_right_problem(p, c) is None:
+                out.append(TableAction.bid(c.name))
+        if self.high is not None:
+            out.append(_PASS)
+        return out
+
+    def _auction_problem(self, p: int, c: Contract) -> str | None:
+        """Why bidding ``c`` now breaks the auction order, or ``None``."""
+        high = self.high
+        if high is None:
+            return None
+        v = self.variant
+        rank, high_rank = v.contract_rank(c.name), v.contract_rank(high[0].name)
+        if rank > high_rank:
+            return None
+        if rank == high_rank and self.priority(p) < self.priority(high[1]):
+            return None  # seeds/004: holding a bid of a player lower in priority
+        if rank == high_rank:
+            return f"seat {high[1]} bid {c.title} with higher priority; bid higher or pass"
+        return f"the bid stands at {high[0].title}; bid higher or pass"
+
+    def _bid_right_problem(self, p: int, c: Contract) -> str | None:
+        """Why ``p`` may not bid ``c`` (seat or cards), or ``None``."""
+        v = self.vorhand
+        b = c.bidders
+        partner_of_v = self.partner(v)
+        if b is Bidders.VORHAND and p != v:
+            return f"only Vorhand (seat {v}) may bid {c.title}"
+        if b is Bidders.VORHAND_TEAM and p not in (v, partner_of_v):
+            return f"only Vorhand or Vorhand's partner may bid {c.title}"
+        if b is Bidders.OPPONENTS and p in (v, partner_of_v):
+            return f"only an opponent of Vorhand may bid {c.title}"
+        if b is Bidders.NOT_VORHAND and p == v:
+            return f"Vorhand may not bid {c.title}"
+        hand = self.hands[p]
+        req = c.requirement
+        if req is Requirement.ACE and not any(x.rank == Rank.ACE for x in hand):
+            return f"{c.title} needs an Ace in hand"
+        if req is Requirement.FULL_SUIT and not any(sum(1 for x in hand if x.suit == s) == 5 for s in Suit):
+            return f"{c.title} needs all five cards of a suit"
+        if req is Requirement.ALL_TRUMPS and sum(1 for x in hand if x.suit == self.trump) != 5:
+            return f"{c.title} needs all five trumps"
+        return None
+
+    def _marriage_suits(self, p: int) -> list[Suit]:
+        """Suits in which ``p`` (on lead) may announce a marriage now."""
+        c = self.contract
+        if c is None or c.marriages == "none" or (c.marriages == "declarer" and p != self.declarer):
+            return []
+        # seeds/004: "Vorhand kann das schon beim ersten Stich tun. Jeder andere Spieler
+        # muß zunächst einen Stich gewinnen".
+        if not self.tricks_won[p] and not (p == self.vorhand and not self.tricks):
+            return []
+        hand = self.hands[p]
+        return [
+            k.suit for k in hand if k.rank == Rank.KING and Card(k.suit, Rank.OBER) in hand
+        ]
+
+    # ---------------------------------------------------------- generic triple
+    def can_apply(self, action: TableAction | str) -> bool:
+        """Whether ``action`` is legal now."""
+        if isinstance(action, str):
+            action = TableAction.parse(action)
+        return action in self.legal_actions()
+
+    def verify(self, action: TableAction | str) -> None:
+        """Raise :class:`IllegalActionError` naming the broken rule, unless legal."""
+        if isinstance(action, str):
+            action = TableAction.parse(action)
+        if action not in self.legal_actions():
+            raise self._diagnose(action)
+
+    def apply(self, action: TableAction | str) -> None:
+        """Do ``action`` (a :class:`TableAction` or its token) or raise without change."""
+        if isinstance(action, str):
+            action = TableAction.parse(action)
+        if action not in self.legal_actions():
+            raise self._diagnose(action)
+        p = self.to_move
+        self._legal = None
+        self.actions.append(action)
+        kind = action.kind
+        if kind is _K.PLAY:
+            assert action.card is not None
+            self._play(p, action.card)
+        elif kind is _K.MARRIAGE:
+            assert action.card is not None
+            self._announce(p, action.card.suit)
+            self._play(p, action.card)
+        elif kind is _K.DECLARE:
+            if action.suit is not None:
+                self._announce(p, action.suit)
+            self._declare(p)
+        elif kind in (_K.CUT, _K.KNOCK):
+            self._cut(kind is _K.KNOCK)
+        elif kind is _K.CALL_TRUMP:
+            assert action.suit is not None
+            self._set_trump(action.suit, None)
+        elif kind is _K.TURN_TRUMP:
+            self._turn()
+        elif kind is _K.BID:
+            assert action.contract is not None
+            if self.phase is Phase.TALON:
+                self._raise(p, self.variant.contract(action.contract), action)
+            else:
+                self._bid(p, self.variant.contract(action.contract), action)
+        elif kind is _K.PASS:
+            if self.phase is Phase.BIDDING:
+                self._pass_bid(p)
+            elif self.phase is Phase.TALON:
+                self._raise_pending = False
+                self._start_doubling()
+            else:
+                self._pass_double()
+        elif kind is _K.TAKE_TALON:
+            self._talon_choice = False
+            self._take_talon()
+        elif kind is _K.SKIP_TALON:
+            # seeds/004: "daß der Alleinspieler sich entscheiden kann, den Talon nicht
+            # aufzunehmen ...; in dem Falle ist der Kontrakt einen Spielpunkt mehr wert."
+            self._talon_choice = False
+            # The talon stays face down, unseen by everybody, its Augen for nobody.
+            self.bonus = 1
+            self._start_doubling()
+        elif kind is _K.DOUBLE:
+            self._double(p, action.level)
+        else:  # DISCARD
+            assert action.card is not None
+            self._discard(p, action.card)
+
+    # ----------------------------------------------------------- named triples
+    def can_play(self, card: Card) -> bool:
+        return self.can_apply(TableAction.play(card))
+
+    def verify_play(self, card: Card) -> None:
+        self.verify(TableAction.play(card))
+
+    def play(self, card: Card) -> None:
+        """Lead or follow with ``card``."""
+        self.apply(TableAction.play(card))
+
+    def can_bid(self, contract: str) -> bool:
+        return self.can_apply(TableAction.bid(contract))
+
+    def verify_bid(self, contract: str) -> None:
+        self.verify(TableAction.bid(contract))
+
+    def bid(self, contract: str) -> None:
+        """Bid ``contract`` (a name of :attr:`TableVariant.contracts`)."""
+        self.apply(TableAction.bid(contract))
+
+    def can_pass(self) -> bool:
+        return self.can_apply(_PASS)
+
+    def verify_pass(self) -> None:
+        self.verify(_PASS)
+
+    def pass_(self) -> None:
+        """Pass in the bidding or decline to double."""
+        self.apply(_PASS)
+
+    def can_double(self) -> bool:
+        return self.phase is Phase.DOUBLING and self.can_apply(TableAction.double(self.doubling + 1))
+
+    def verify_double(self) -> None:
+        if self.phase is not Phase.DOUBLING or self.doubling >= 3:
+            raise IllegalActionError(Rule.DOUBLING, "doubling is not possible now")
+        self.verify(TableAction.double(self.doubling + 1))
+
+    def double(self) -> None:
+        """Say the next doubling step (Kontra, Rekontra, Subkontra)."""
+        self.verify_double()
+        self.apply(TableAction.double(self.doubling + 1))
+
+    def can_announce_marriage(self, card: Card) -> bool:
+        return card.rank in (Rank.KING, Rank.OBER) and self.can_apply(TableAction.marriage(card))
+
+    def verify_announce_marriage(self, card: Card) -> None:
+        if card.rank not in (Rank.KING, Rank.OBER):
+            raise IllegalActionError(Rule.MARRIAGE, f"a marriage is led with its King or Ober, not {card.code}")
+        self.verify(TableAction.marriage(card))
+
+    def announce_marriage(self, card: Card) -> None:
+        """Show King and Ober of ``card``'s suit (20, 40 in trumps) and lead ``card``."""
+        self.verify_announce_marriage(card)
+        self.apply(TableAction.marriage(card))
+
+    def can_declare(self, marriage: Suit | None = None) -> bool:
+        return self.can_apply(TableAction.declare(marriage))
+
+    def verify_declare(self, marriage: Suit | None = None) -> None:
+        self.verify(TableAction.declare(marriage))
+
+    def declare(self, marriage: Suit | None = None) -> None:
+        """Say "Genug", after showing the marriage of ``marriage`` if given."""
+        self.apply(TableAction.declare(marriage))
+
+    # ------------------------------------------------------------- doing it
+    def _cut(self, knock: bool) -> None:
+        v = self.variant
+        n = v.players
+        order = list(self.deck)
+        pos = 0
+        seats = [(self.vorhand + i) % n for i in range(n)]
+        if knock:
+            # seeds/004: "Wenn geklopft wurde, ... jeder Spieler bekommt fünf Karten auf
+            # einmal"; Talon-Schnapsen: "Vorhand zunächst zweimal drei Karten, danach
+            # ... jeder sechs Karten, und der Talon von zwei Karten wird zuletzt".
+            for s in seats:
+                self.hands[s] = order[pos : pos + v.hand_size]
+                pos += v.hand_size
+            self.talon = order[pos : pos + v.talon_size]
+        else:
+            # seeds/004: "zunächst bekommt jeder drei Karten und danach jeder zwei";
+            # seeds/003 (Dreier): "jedem 3 Karten ... dann werden 2 Karten verdeckt als
+            # Talon weggelegt, dann bekommt wieder jeder 3 Karten".
+            for s in seats:
+                self.hands[s] = order[pos : pos + 3]
+                pos += 3
+            self.talon = order[pos : pos + v.talon_size]
+            pos += v.talon_size
+            rest = v.hand_size - 3
+            for s in seats:
+                self.hands[s] += order[pos : pos + rest]
+                pos += rest
+        self.knocked = knock
+        self.first_three = [tuple(h[:3]) for h in self.hands]
+        if v.three_unter_redeal:
+            for s in seats:
+                # seeds/003: "Erhält man vom Geber zu Beginn drei Unter, so muss neu
+                # gemischt werden."
+                if all(c.rank == Rank.UNTER for c in self.first_three[s]):
+                    self.known[s].update(self.first_three[s])
+                    self._finish(TableResult("", None, (), 0, TableEndReason.REDEAL, (0, 0), 1))
+                    return
+        self.phase = Phase.TRUMP
+        self.to_move = self.vorhand
+
+    def _set_trump(self, suit: Suit, turned: Card | None) -> None:
+        self.trump = suit
+        self.turned_card = turned
+        self.phase = Phase.BIDDING
+        self.to_move = self.vorhand
+
+    def _turn(self) -> None:
+        # seeds/004: "Eine seiner beiden letzten Karten gibt die Trumpffarbe an ... der
+        # Geber gibt eine der beiden Karten für Vorhand offen".  The first of them is
+        # turned: Vorhand has not seen either, so the choice carries no information.
+        card = self.hands[self.vorhand][3]
+        self.known[self.vorhand].add(card)
+        self._set_trump(card.suit, card)
+
+    def _bid(self, p: int, contract: Contract, action: TableAction) -> None:
+        self.bids.append((p, action))
+        self.high = (contract, p)
+        self._next_bidder(p)
+
+    def _pass_bid(self, p: int) -> None:
+        self.bids.append((p, _PASS))
+        self.passed.add(p)
+        self._next_bidder(p)
+
+    def _next_bidder(self, p: int) -> None:
+        n = self.variant.players
+        high = self.high
+        assert high is not None
+        s = (p + 1) % n
+        while s in self.passed:
+            s = (s + 1) % n
+        if s == high[1]:
+            # seeds/004: "Das Reizen geht so lange rundum, bis drei Spieler hintereinander
+            # passen ... der vierte Spieler [ist] derjenige, der den zu spielenden
+            # Kontrakt angesagt hat."
+            self._fix_contract(high[0], high[1])
+        else:
+            self.to_move = s
+
+    def _fix_contract(self, contract: Contract, declarer: int) -> None:
+        v = self.variant
+        n = v.players
+        if contract.name == "kontra-normal":
+            # seeds/004 Varianten: the Kontra "zwingt Vorhand, ein Normalspiel mit dem
+            # gewählten Trumpf zu spielen" — Vorhand's normal game, doubled once.
+            self.doubling = 1
+            self.doubles.append((declarer, 1))
+            contract, declarer = v.contract("normal"), self.vorhand
+        self.contract = contract
+        self.declarer = declarer
+        partner = self.partner(declarer)
+        self.side = [0 if s in (declarer, partner) else 1 for s in range(n)]
+        if partner is not None and not contract.partner_plays:
+            self.active = tuple(s for s in range(n) if s != partner)
+        if contract.is_claim:
+            # Farbenring, Herrenschnapser: the cards are shown and the game is won.
+            self.known[declarer].update(self.hands[declarer])
+            self._finish_contract(won=True, reason=TableEndReason.CLAIMED)
+            return
+        if self.talon:
+            self.phase = Phase.TALON
+            self.to_move = declarer
+            if v.may_skip_talon:
+                self._talon_choice = True
+            else:
+                self._take_talon()
+            return
+        self._start_doubling()
+
+    def _take_talon(self) -> None:
+        # seeds/004: "Nach der Reizung nimmt der Alleinspieler die beiden Karten des
+        # Talons auf, ohne sie den Gegenspielern zu zeigen."
+        declarer = self.declarer
+        assert declarer is not None
+        self.hands[declarer] += self.talon
+        self.talon = []
+        # A turned-up trump card may now be laid away unseen: the others no longer
+        # know it is in the soloist's hand (dropping it only on a discard would tell
+        # them about the discard).
+        self.known[declarer].clear()
+
+    def _discard(self, p: int, card: Card) -> None:
+        self.hands[p].remove(card)
+        self.discarded.append(card)
+        if len(self.discarded) == self.variant.talon_size:
+            if self.variant.raise_after_talon:
+                # seeds/004: "ob es dem Alleinspieler erlaubt sein soll, einen höheren
+                # Kontrakt anzusagen nachdem er den Talon aufgenommen hat".
+                self._raise_pending = True
+            else:
+                self._start_doubling()
+
+    def _raise(self, p: int, contract: Contract, action: TableAction) -> None:
+        self.bids.append((p, action))
+        self._raise_pending = False
+        self.contract = contract
+        self._start_doubling()
+
+    def _start_doubling(self) -> None:
+        if self.doubling >= self.variant.max_doubling:
+            self._start_play()
+            return
+        self.phase = Phase.DOUBLING
+        assert self.declarer is not None
+        last = self.doubles[-1][0] if self.doubles else self.declarer
+        # Kontra and Subkontra (odd steps) by a defender, Rekontra by the declarer's side.
+        self._queue_doublers(last, side=1 if self.doubling % 2 == 0 else 0)
+
+    def _queue_doublers(self, after: int, side: int) -> None:
+        """Ask the players of ``side`` in clockwise order after seat ``after``."""
+        n = self.variant.players
+        self._double_queue = [s for s in ((after + i) % n for i in range(1, n + 1)) if self.side[s] == side]
+        self.to_move = self._double_queue[0]
+
+    def _double(self, p: int, level: int) -> None:
+        self.doubling = level
+        self.doubles.append((p, level))
+        if level >= self.variant.max_doubling:
+            self._start_play()
+        else:
+            # Kontra and Subkontra by a defender, Rekontra by "Derjenige, der den
+            # Kontrakt angesagt hatte oder sein Partner" (seeds/004).
+            self._queue_doublers(p, side=1 - self.side[p])
+
+    def _pass_double(self) -> None:
+        self._double_queue.pop(0)
+        if self._double_queue:
+            self.to_move = self._double_queue[0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        c = self.contract
+        assert c is not None and self.declarer is not None
+        self.phase = Phase.PLAY
+        # seeds/004: "Bei einem Spiel mit einer Trumpffarbe spielt Vorhand zum ersten
+        # Stich aus. In einem Spiel, in dem es keine Trumpffarbe gibt, spielt derjenige
+        # aus, der diesen Kontrakt angesagt hat."
+        leader = self.vorhand if c.lead == "vorhand" else self.declarer
+        if leader not in self.active:  # pragma: no cover - no contract seats out Vorhand's lead
+            leader = self._next_active(leader)
+        self.to_move = leader
+
+    def _next_active(self, seat: int) -> int:
+        n = self.variant.players
+        s = (seat + 1) % n
+        while s not in self.active:
+            s = (s + 1) % n
+        return s
+
+    def _announce(self, p: int, suit: Suit) -> None:
+        self.side_marriage_augen[self.side[p]] += 40 if suit == self.trump else 20
+        self.marriages.append((p, suit))
+        self.known[p].add(Card(suit, Rank.KING))
+        self.known[p].add(Card(suit, Rank.OBER))
+
+    def _play(self, p: int, card: Card) -> None:
+        self.hands[p].remove(card)
+        self.known[p].discard(card)
+        trick = self.trick
+        trick.append((p, card))
+        if len(trick) < len(self.active):
+            self.to_move = self._next_active(p)
+            return
+        c = self.contract
+        assert c is not None
+        cards = tuple(x for _, x in trick)
+        winner = trick[trick_winner(cards, self.play_trump, c.order)][0]
+        side = self.side[winner]
+        self.side_trick_augen[side] += sum(x.augen for x in cards)
+        self.side_tricks[side] += 1
+        self.tricks_won[winner] += 1
+        self.tricks.append(TableTrick((trick[0][0], cards, winner)))
+        self.trick = []
+        self.to_move = winner
+        self._check_goal(winner)
+
+    def _check_goal(self, winner: int) -> None:
+        c = self.contract
+        assert c is not None
+        last = not self.hands[winner]
+        goal = c.goal
+        if goal is Goal.SIXTY_SIX:
+            if last:
+                # seeds/004: "Hat niemand vor dem Ausspiel zum letzten Stich das Spiel
+                # beendet ..., dann gewinnt das Team, das den letzten Stich macht, einen
+                # Spielpunkt (der durch irgendwelche Kontras verdoppelt werden kann)."
+                self._finish_side(self.side[winner], 1, TableEndReason.LAST_TRICK)
+            return
+        declarer_won = winner == self.declarer
+        if goal is Goal.NO_TRICK:
+            if declarer_won:
+                self._finish_contract(won=False)
+            elif last:
+                self._finish_contract(won=True)
+            return
+        if not declarer_won:
+            # seeds/004: "Das Spiel ist verloren, wenn irgendein anderer Spieler einen
+            # Stich macht - selbst dann, wenn es der Partner des Spielmachers ist!"
+            self._finish_contract(won=False)
+            return
+        if goal is Goal.FIRST_TRICKS_66:
+            if len(self.tricks) == c.goal_tricks:
+                self._finish_contract(won=self.augen(0) >= 66)
+        elif last:
+            self._finish_contract(won=True)
+
+    def _declare(self, p: int) -> None:
+        # seeds/004: "1 Spielpunkt, wenn die Gegenspieler 33 oder mehr Kartenpunkte
+        # haben; 2 ..., wenn die Gegner wenigstens einen Stich gemacht haben, aber
+        # weniger als 33 ...; 3 ..., wenn die Gegner keinen Stich gemacht haben."
+        # A wrong "Genug": "dann gewinnt das andere Team so viele Spielpunkte, die man
+        # gewonnen hätte, wenn die Ansage richtig gewesen wäre."
+        mine = self.side[p]
+        other = 1 - mine
+        if not self.side_tricks[other]:
+            points = 3
+        elif self.augen(other) < 33:
+            points = 2
+        else:
+            points = 1
+        if self.augen(mine) >= 66:
+            self._finish_side(mine, points, TableEndReason.DECLARED)
+        else:
+            self._finish_side(other, points, TableEndReason.WRONG_DECLARATION)
+
+    def _finish_contract(self, won: bool, reason: TableEndReason | None = None) -> None:
+        c = self.contract
+        assert c is not None
+        if reason is None:
+            reason = TableEndReason.CONTRACT_WON if won else TableEndReason.CONTRACT_LOST
+        # seeds/004: "Wird der Kontrakt verloren, bekommt das andere Team diese
+        # Spielpunkte."
+        self._finish_side(0 if won else 1, c.points, reason)
+
+    def _finish_side(self, side: int, points: int, reason: TableEndReason) -> None:
+        c = self.contract
+        assert c is not None
+        winners = tuple(s for s in range(self.variant.players) if self.side[s] == side)
+        mult = self.multiplier
+        total = (points + self.bonus) * mult
+        self._finish(TableResult(c.name, self.declarer, winners, total, reason, (self.augen(0), self.augen(1)), mult))
+
+    def _finish(self, result: TableResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self._legal = []
+
+    # ---------------------------------------------------------------- errors
+    def _diagnose(self, action: TableAction) -> IllegalActionError:
+        """Name the rule ``action`` breaks (only called for illegal actions)."""
+        phase = self.phase
+        p = self.to_move
+        kind = action.kind
+        if phase is Phase.OVER:
+            return IllegalActionError(Rule.GAME_OVER, "the game is over")
+        expected = {
+            Phase.CUT: ((_K.CUT, _K.KNOCK), Rule.DEAL, "the player right of the dealer cuts or knocks first"),
+            Phase.TRUMP: ((_K.CALL_TRUMP, _K.TURN_TRUMP), Rule.TRUMP_CALL, "Vorhand calls trump first"),
+            Phase.BIDDING: ((_K.BID, _K.PASS), Rule.BIDDING, "the bidding is on: bid or pass"),
+            Phase.TALON: (
+                (_K.DISCARD, _K.TAKE_TALON, _K.SKIP_TALON, _K.BID, _K.PASS),
+                Rule.DISCARD,
+                "the soloist takes up the talon and lays two cards away first",
+            ),
+            Phase.DOUBLING: ((_K.DOUBLE, _K.PASS), Rule.DOUBLING, "the doubling is on: double or pass"),
+            Phase.PLAY: ((_K.PLAY, _K.MARRIAGE, _K.DECLARE), Rule.NOT_AVAILABLE, "the cards are being played"),
+        }[phase]
+        if kind not in expected[0]:
+            return IllegalActionError(expected[1], f"{action.token} is not possible now: {expected[2]}")
+        if phase is Phase.TRUMP:
+            return IllegalActionError(
+                Rule.TRUMP_CALL,
+                f"{action.token}: Vorhand's first three cards are {' '.join(c.code for c in self.first_three[p])}",
+            )
+        if phase is Phase.BIDDING:
+            if kind is _K.PASS:
+                return IllegalActionError(Rule.BIDDING, "Vorhand opens the bidding and may not pass")
+            assert action.contract is not None
+            try:
+                bid = self.variant.contract(action.contract)
+            except ValueError as exc:
+                return IllegalActionError(Rule.BIDDING, str(exc))
+            why = self._bid_right_problem(p, bid)
+            if why is not None:
+                return IllegalActionError(Rule.BID_RIGHT, why)
+            why = self._auction_problem(p, bid)
+            return IllegalActionError(Rule.BIDDING, why or f"{action.token} is not possible now")
+        if phase is Phase.DOUBLING:
+            names = ", ".join(DOUBLE_NAMES[: self.variant.max_doubling])
+            return IllegalActionError(
+                Rule.DOUBLING,
+                f"{action.token} is not the next step (doubling so far: {self.doubling}; steps allowed: {names})",
+            )
+        if phase is Phase.TALON:
+            if self._talon_choice:
+                return IllegalActionError(Rule.DISCARD, f"{action.token}: first take up or leave the talon")
+            if self._raise_pending:
+                if kind is not _K.BID:
+                    return IllegalActionError(Rule.BIDDING, f"{action.token}: raise the contract or pass")
+                assert action.contract is not None
+                try:
+                    bid = self.variant.contract(action.contract)
+                except ValueError as exc:
+                    return IllegalActionError(Rule.BIDDING, str(exc))
+                if bid not in self._higher_contracts():
+                    current = self.contract.title if self.contract else "contract"
+                    return IllegalActionError(Rule.BIDDING, f"a raise must be higher than the {current}")
+                return IllegalActionError(Rule.BID_RIGHT, self._bid_right_problem(p, bid) or action.token)
+            if kind is not _K.DISCARD:
+                return IllegalActionError(Rule.DISCARD, f"{action.token}: lay two cards away first")
+            return IllegalActionError(Rule.NOT_IN_HAND, f"seat {p} does not hold {action.card}")
+        # PLAY
+        hand = self.hands[p]
+        c = self.contract
+        assert c is not None
+        if kind is _K.PLAY:
+            card = action.card
+            assert card is not None
+            if card not in hand:
+                return IllegalActionError(Rule.NOT_IN_HAND, f"seat {p} does not hold {card.code}")
+            cards = [x for _, x in self.trick]
+            why_follow = explain_follow(card, hand, cards, self.play_trump, True, c.order)
+            rule = {
+                "farbzwang": Rule.FARBZWANG,
+                "stichzwang": Rule.STICHZWANG,
+                "trumpfzwang": Rule.TRUMPFZWANG,
+                "ueberstechen": Rule.UEBERSTECHEN,
+            }[why_follow or "farbzwang"]
+            allowed_cards = legal_follows(hand, cards, self.play_trump, FollowRules.STRICT, True, c.order)
+            allowed = ", ".join(x.code for x in allowed_cards)
+            return IllegalActionError(rule, f"{card.code} may not follow {cards[0].code}; allowed: {allowed}")
+        if self.trick:
+            return IllegalActionError(Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick")
+        if kind is _K.DECLARE and action.suit is None:
+            if c.goal is not Goal.SIXTY_SIX:
+                return IllegalActionError(Rule.DECLARE, f"'Genug' belongs to the normal game, not to {c.title}")
+            return IllegalActionError(Rule.DECLARE, "'Genug' needs a trick just won or a marriage")
+        suit = action.suit
+        assert suit is not None
+        if kind is _K.DECLARE and c.goal is not Goal.SIXTY_SIX:
+            return IllegalActionError(Rule.DECLARE, f"'Genug' belongs to the normal game, not to {c.title}")
+        if c.marriages == "none":
+            return IllegalActionError(Rule.MARRIAGE, f"{c.title} is played without marriages")
+        if c.marriages == "declarer" and p != self.declarer:
+            return IllegalActionError(Rule.MARRIAGE, f"in the {c.title} only the declarer may announce marriages")
+        if Card(suit, Rank.KING) not in hand or Card(suit, Rank.OBER) not in hand:
+            return IllegalActionError(Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober")
+        return IllegalActionError(Rule.MARRIAGE, "only Vorhand may announce before winning a trick")
+
+    # ------------------------------------------------------------------ misc
+    def view(self, seat: int) -> TableView:
+        """What ``seat`` may know; see :func:`bummerl.table.view.table_view`."""
+        from bummerl.table.view import table_view
+
+        return table_view(self, seat)
+
+    def __repr__(self) -> str:
+        return f"Table.from_position({self.position()!r})"
+
+
+def _fmt_opt(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def seats_clockwise(start: int, n: int) -> Sequence[int]:
+    """``n`` seats clockwise from ``start`` (a helper for front ends)."""
+    return [(start + i) % n for i in range(n)]
