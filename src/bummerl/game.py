@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bummerl.actions import _DECLARE_MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, MARRIAGE_BY_CARD, Action, ActionKind
-from bummerl.cards import Card, Rank, Suit, deck
+from bummerl.cards import CARDS, Card, Rank, Suit, deck
 from bummerl.errors import IllegalActionError, Rule
 from bummerl.rng import SplitMix64
 from bummerl.tricks import FollowRules, explain_follow, legal_follows
@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 __all__ = ["Game", "Trick", "follow_actions", "lead_actions"]
 
 _KING, _OBER = Rank.KING, Rank.OBER
+_PLAY_KIND = ActionKind.PLAY
+#: For each ``Card.index``, the Ober of a King's suit (``None`` for other cards):
+#: finds marriages in one pass over the hand.
+_OBER_OF_KING: tuple[Card | None, ...] = tuple(Card(c.suit, _OBER) if c.rank == _KING else None for c in CARDS)
 
 
 class Trick(tuple[int, Card, Card, int]):
@@ -84,35 +88,33 @@ def lead_actions(
     included); the talon is open while it is positive and nobody closed it.
     """
     actions = [_PLAY[c.index] for c in hand]
-    talon_open = face_down > 0 and not closed
     v = variant
-    if talon_open:
+    if face_down > 0 and not closed:
         # Austauschen (seeds/000) with the variant's limits.
         if (
             v.trump_exchange
             and (first_lead_done or v.exchange_before_first_lead)
             and (face_down >= 2 or v.exchange_with_one_face_down)
             and (has_trick or not v.exchange_needs_trick)
+            and CARDS[trump * 8 + v.exchange_rank] in hand
         ):
-            for c in hand:
-                if c.suit == trump and c.rank == v.exchange_rank:
-                    actions.append(EXCHANGE)
-                    break
+            actions.append(EXCHANGE)
         # Zudrehen: at least two face-down cards above the trump card (RULES.md).
         if face_down >= 2 and (has_trick or not v.close_needs_trick):
             actions.append(CLOSE)
     declare = not v.auto_declare and has_trick
-    if v.marriages and (talon_open or v.marriage_after_talon) and (has_trick or v.marriage_before_trick):
-        kings = [c for c in hand if c.rank == _KING]
-        for k in kings:
-            for o in hand:
-                if o.rank == _OBER and o.suit == k.suit:
-                    actions.append(MARRIAGE_BY_CARD[k.index])
-                    if not v.marriage_king_only:
-                        actions.append(MARRIAGE_BY_CARD[o.index])
-                    if declare:
-                        actions.append(_DECLARE_MARRIAGE[k.suit])
-                    break
+    # Schnorps allows marriages only "so lange der Talon noch nicht erschöpft ist"
+    # (seeds/001): covering (Decken) does not exhaust the talon, so only an empty
+    # talon ends them; the other variants allow them to the end.
+    if v.marriages and (face_down > 0 or v.marriage_after_talon) and (has_trick or v.marriage_before_trick):
+        for k in hand:
+            ober = _OBER_OF_KING[k.index]
+            if ober is not None and ober in hand:
+                actions.append(MARRIAGE_BY_CARD[k.index])
+                if not v.marriage_king_only:
+                    actions.append(MARRIAGE_BY_CARD[ober.index])
+                if declare:
+                    actions.append(_DECLARE_MARRIAGE[k.suit])
     if declare:
         actions.append(DECLARE)
     return actions
@@ -249,7 +251,7 @@ class Game:
     ) -> Game:
         """Shuffle the variant's pack with ``seed`` (see :mod:`bummerl.rng`) and deal."""
         v = find_variant(variant) if isinstance(variant, str) else variant
-        cards = list(deck(v.deck_size))
+        cards = list(_pack(v.deck_size)[0])
         SplitMix64(seed).shuffle(cards)
         return cls(v, cards, dealer)
 
@@ -338,19 +340,23 @@ class Game:
         if legal is None:
             if self.result is not None:
                 legal = []
-            elif self.lead is None:
-                p = self.to_move
-                legal = lead_actions(
-                    self.variant,
-                    self.hands[p],
-                    self.trump,
-                    len(self.talon),
-                    self.closed_by is not None,
-                    self.first_lead_done,
-                    self.tricks_won[p] > 0,
-                )
             else:
-                legal = follow_actions(self.hands[self.to_move], self.lead, self.trump, self.strict)
+                p = self.to_move
+                lead = self.lead
+                if lead is None:
+                    legal = lead_actions(
+                        self.variant,
+                        self.hands[p],
+                        self.trump,
+                        len(self.talon),
+                        self.closed_by is not None,
+                        self.first_lead_done,
+                        self.tricks_won[p] > 0,
+                    )
+                else:
+                    # ``self.strict`` inlined: this runs for every action.
+                    strict = self.closed_by is not None or not self.talon
+                    legal = follow_actions(self.hands[p], lead, self.trump, strict)
             self._legal = legal
         return legal
 
@@ -368,16 +374,22 @@ class Game:
         """Do ``action`` (an :class:`Action` or its token) or raise without change."""
         if isinstance(action, str):
             action = Action.parse(action)
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
-        if action not in legal:
-            raise self._diagnose(action)
         kind = action.kind
         p = self.to_move
+        legal = self._legal
+        if legal is not None:
+            ok = action in legal
+        elif kind is _PLAY_KIND and self.result is None and (self.lead is None or not self.strict):
+            # Leading, or following to an open talon, any card in hand may be
+            # played: no need to generate the whole list (replays, bots on views).
+            ok = action.card in self.hands[p]
+        else:
+            ok = action in self.legal_actions()
+        if not ok:
+            raise self._diagnose(action)
         self._legal = None
         self.actions.append(action)
-        if kind is ActionKind.PLAY:
+        if kind is _PLAY_KIND:
             self._play(p, action.card)  # type: ignore[arg-type]
         elif kind is ActionKind.MARRIAGE:
             card: Card = action.card  # type: ignore[assignment]
@@ -451,7 +463,9 @@ class Game:
 
     # -------------------------------------------------------------- doing it
     def _play(self, p: int, card: Card) -> None:
-        self.hands[p].remove(card)
+        # The engine's innermost step: state is read into locals once.
+        hands = self.hands
+        hands[p].remove(card)
         known = self.known[p]
         if known:
             known.discard(card)
@@ -463,11 +477,11 @@ class Game:
             self.first_lead_done = True
             return
         leader = self.leader
-        trump = self.trump
-        if card.suit == lead.suit:
+        suit = card.suit
+        if suit == lead.suit:
             winner = p if card.rank > lead.rank else leader
         else:
-            winner = p if card.suit == trump else leader
+            winner = p if suit == self.trump else leader
         self.trick_augen[winner] += lead.augen + card.augen
         self.tricks_won[winner] += 1
         won = self.won_cards[winner]
@@ -475,28 +489,29 @@ class Game:
         won.append(card)
         self.tricks.append(Trick((leader, lead, card, winner)))
         self.lead = None
-        self.to_move = winner
-        self.leader = winner
+        self.to_move = self.leader = winner
         talon = self.talon
+        winner_hand = hands[winner]
         if talon and self.closed_by is None:
             # seeds/000: "Der Spieler, der den Stich gewonnen hat, nimmt die oberste
             # Karte des Talons, sein Gegner die folgende"; the face-up trump card
             # is the last card and goes to the loser.
-            self.hands[winner].append(talon.pop())
+            winner_hand.append(talon.pop())
             loser = 1 - winner
             if talon:
-                self.hands[loser].append(talon.pop())
+                hands[loser].append(talon.pop())
             else:
                 tc = self.trump_card
                 assert tc is not None
-                self.hands[loser].append(tc)
+                hands[loser].append(tc)
                 self.known[loser].add(tc)
                 self.trump_card = None
-        if not self.hands[winner]:
-            if self.variant.last_trick_bonus and self.closed_by is None:
-                self.trick_augen[winner] += self.variant.last_trick_bonus
-            self.result = self.variant.score_end_of_cards(self, winner)
-        elif self.variant.auto_declare and self.augen(winner) >= 66:
+        v = self.variant
+        if not winner_hand:
+            if v.last_trick_bonus and self.closed_by is None:
+                self.trick_augen[winner] += v.last_trick_bonus
+            self.result = v.score_end_of_cards(self, winner)
+        elif v.auto_declare and self.augen(winner) >= 66:
             self._finish_declaration(winner)
 
     def _announce(self, p: int, suit: Suit) -> None:
@@ -560,9 +575,9 @@ class Game:
                 return IllegalActionError(Rule.EXCHANGE, "the talon is closed or exhausted")
             if low not in hand:
                 return IllegalActionError(Rule.EXCHANGE, f"exchanging needs the trump {low.code} in hand")
-            if not self.first_lead_done:
+            if not self.first_lead_done and not v.exchange_before_first_lead:
                 return IllegalActionError(Rule.EXCHANGE, f"{v.title}: no exchange before Vorhand's first lead")
-            if len(self.talon) < 2:
+            if len(self.talon) < 2 and not v.exchange_with_one_face_down:
                 return IllegalActionError(Rule.EXCHANGE, f"{v.title}: no exchange with one face-down card left")
             return IllegalActionError(Rule.EXCHANGE, f"{v.title}: exchanging needs a trick won first")
         if kind is ActionKind.CLOSE:
@@ -582,8 +597,8 @@ class Game:
                 return IllegalActionError(
                     Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober in hand"
                 )
-            if not talon_open and not v.marriage_after_talon:
-                return IllegalActionError(Rule.MARRIAGE, f"{v.title}: marriages only while the talon is open")
+            if not self.talon and not v.marriage_after_talon:
+                return IllegalActionError(Rule.MARRIAGE, f"{v.title}: no marriages once the talon is exhausted")
             if not has_trick and not v.marriage_before_trick:
                 return IllegalActionError(Rule.MARRIAGE, f"{v.title}: a marriage needs a trick won first")
             if kind is ActionKind.MARRIAGE and v.marriage_king_only:
@@ -607,9 +622,22 @@ class Game:
         return f"Game.from_position({self.position()!r})"
 
 
+def _pack(size: int) -> tuple[tuple[Card, ...], frozenset[Card]]:
+    """The pack of ``size`` cards in order and as a set, built once per size
+    (every deal needs both; :func:`~bummerl.cards.deck` rejects other sizes)."""
+    pack = _PACKS.get(size)
+    if pack is None:
+        cards = deck(size)
+        pack = _PACKS[size] = (cards, frozenset(cards))
+    return pack
+
+
+_PACKS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
+
+
 def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
-    expected = set(deck(v.deck_size))
-    if len(order) != len(expected) or set(order) != expected:
+    expected = _pack(v.deck_size)[1]
+    if len(order) != len(expected) or expected != set(order):
         missing = sorted(expected - set(order))
         extra = [c for c in order if c not in expected]
         raise ValueError(

@@ -158,7 +158,7 @@ def _parse(fields: list[str]) -> Game:
         g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = None, 0, False
     else:
         parts = closed_t.split(":")
-        if len(parts) != 3:
+        if len(parts) != 3 or parts[2] not in ("0", "1") or not parts[1].isdigit():
             raise PositionError(f"closed field needs 'closer:augen:had_trick', got {closed_t!r}")
         g.closed_by = _seat(parts[0], "closer")
         g.closed_opponent_augen = int(parts[1])
