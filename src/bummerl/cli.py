@@ -37,6 +37,7 @@ COMMAND_MODULES: list[str] = [
     "bummerl.commands.bot",
     "bummerl.commands.analyze",
     "bummerl.commands.bench",
+    "bummerl.commands.serve",
 ]
 
 

@@ -1,0 +1,179 @@
+"""The web app's message schemas: HTTP bodies and the table WebSocket's client messages.
+
+``docs/web.md`` specifies the protocol; this module checks what clients send
+and shapes the error answers.  What the server sends about a game is built in
+:mod:`bummerl.server.tables` from :func:`bummerl.protocol.view_to_json`, the
+one view serialiser of the project.
+
+>>> parse_client_message('{"type":"action","action":"Ah"}')
+ActionMessage(type='action', action='Ah')
+>>> parse_client_message('{"type":"hello"}')
+HelloMessage(type='hello', token=None)
+>>> parse_client_message("e2e4")
+ClientError(code='bad_json', message="not a JSON object: 'e2e4'")
+>>> parse_client_message('{"type":"dance"}').code
+'unknown_type'
+>>> parse_client_message('{"type":"action","action":7}').code
+'bad_message'
+>>> spectator_view({"seat": 0, "hand": ["Ah"], "opponent_known": ["Kh"], "opponent_hand_size": 5})
+{'seat': None, 'hand': [], 'opponent_known': [], 'opponent_hand_size': 5, 'hand_sizes': [1, 5]}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "ActionMessage",
+    "ClientError",
+    "ClientMessage",
+    "CreateTable",
+    "HelloMessage",
+    "JoinTable",
+    "NextGameMessage",
+    "PingMessage",
+    "error_message",
+    "parse_client_message",
+    "spectator_view",
+]
+
+#: A client message longer than this is refused unread (the longest valid one is ~100 characters).
+MAX_MESSAGE_CHARS = 4096
+
+_MAX_SEED = 2**64 - 1
+#: A player's name: one line of printable characters (it becomes a record tag).
+_NAME = r"^[^\x00-\x1f\x7f]+$"
+
+
+# ------------------------------------------------------------------ HTTP bodies
+class CreateTable(BaseModel):
+    """``POST /api/tables``: a new table with the creator at seat 0."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    variant: str = Field(default="schnapsen", max_length=64)
+    options: dict[str, bool | str] = Field(default_factory=dict)
+    #: A bot name of :mod:`bummerl.bots`, or ``"friend"`` for an invitation; ``None``: the default bot.
+    opponent: str | None = Field(default=None, max_length=64)
+    name: str = Field(default="Player", min_length=1, max_length=40, pattern=_NAME)
+    seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
+    target: int | None = Field(default=None, ge=1, le=99)
+
+
+class JoinTable(BaseModel):
+    """``POST /api/join``: take seat 1 of a table with its invitation code."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    code: str = Field(min_length=1, max_length=64)
+    name: str = Field(default="Friend", min_length=1, max_length=40, pattern=_NAME)
+
+
+# ------------------------------------------------------ WebSocket, client side
+class HelloMessage(BaseModel):
+    """Take a seat with its token, or watch (no token)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=256)
+
+
+class ActionMessage(BaseModel):
+    """Play one action token (``Ah``, ``marry:Kh``, ``exchange``, ``close``, ``declare``, ``declare:h``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["action"]
+    action: str = Field(max_length=32)
+
+
+class NextGameMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["next_game"]
+
+
+class PingMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["ping"]
+
+
+ClientMessage = HelloMessage | ActionMessage | NextGameMessage | PingMessage
+
+_BY_TYPE: dict[str, type[BaseModel]] = {
+    "hello": HelloMessage,
+    "action": ActionMessage,
+    "next_game": NextGameMessage,
+    "ping": PingMessage,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class ClientError:
+    """Why a client message could not be read: an ``error`` code of docs/web.md and a text."""
+
+    code: str
+    message: str
+
+
+def parse_client_message(text: str) -> ClientMessage | ClientError:
+    """Read one WebSocket text frame; a :class:`ClientError` says what is wrong with it."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        return ClientError("bad_json", f"a message may have at most {MAX_MESSAGE_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return ClientError("bad_json", f"not a JSON object: {_clip(text)!r}")
+    if not isinstance(data, dict):
+        return ClientError("bad_json", f"not a JSON object: {_clip(text)!r}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        return ClientError("bad_json", "a message needs a string 'type'")
+    model = _BY_TYPE.get(kind)
+    if model is None:
+        return ClientError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(_BY_TYPE)}")
+    try:
+        message: ClientMessage = model.model_validate(data)  # type: ignore[assignment]
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        return ClientError("bad_message", f"{kind}: {problems}")
+    return message
+
+
+def error_message(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    """The ``error`` message a client gets; the table is unchanged.
+
+    >>> error_message("not_your_turn", "it is seat 1's turn", "turn")
+    {'type': 'error', 'code': 'not_your_turn', 'rule': 'turn', 'message': "it is seat 1's turn"}
+    """
+    return {"type": "error", "code": code, "rule": rule, "message": message}
+
+
+def spectator_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's copy of a seat's :func:`~bummerl.protocol.view_to_json` object.
+
+    The hand and the cards known of the other hand are removed: a spectator
+    sees only what lies face up on the table (played cards, the trump card,
+    shown marriages in the events).  ``hand_sizes`` takes their place.
+    """
+    seat = view["seat"]
+    sizes = [0, 0]
+    sizes[seat] = len(view["hand"])
+    sizes[1 - seat] = view["opponent_hand_size"]
+    out = dict(view)
+    out["seat"] = None
+    out["hand"] = []
+    out["opponent_known"] = []
+    out["hand_sizes"] = sizes
+    return out
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

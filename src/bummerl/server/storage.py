@@ -1,0 +1,443 @@
+"""The web app's database: tables, games and every action, with SQLAlchemy 2.
+
+Three tables: ``bummerl_tables`` (a live table: variant, seed, seats with the
+SHA-256 of their tokens, the join code), ``bummerl_games`` (one deal of a
+table's match: dealer, pack order, result, record text and cached analysis)
+and ``bummerl_actions`` (one row per action, appended as it is played: a server
+restart replays them).  Any SQLAlchemy URL works; SQLite is the default.
+
+>>> repo = Repository("sqlite://")
+>>> repo.create_schema()
+>>> table = repo.create_table("t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("secret"), None)
+>>> game_id = repo.start_game("t1", 0, 0, 1, "AhTh", "42")
+>>> repo.append_action(game_id, 0, "Ah")
+>>> [g.actions for g in repo.load_table("t1").games]
+[['Ah']]
+>>> repo.seat_of("t1", "secret"), repo.seat_of("t1", "wrong")
+(0, None)
+>>> repo.dispose()
+
+The repository returns plain dataclasses, never ORM objects, so nothing
+outside this module holds a database session.  It stores what it is given and
+decides nothing about the rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import hmac
+import json
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "ActionConflictError",
+    "GameData",
+    "Repository",
+    "StorageError",
+    "TableData",
+    "hash_token",
+    "now",
+]
+
+
+class StorageError(Exception):
+    """A database request that cannot be done (unknown row, taken seat)."""
+
+
+class ActionConflictError(StorageError):
+    """An action row for this ply exists already: two writers raced for one move."""
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 (hex) under which a seat token is stored.
+
+    >>> hash_token("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 text (stored as text: the same on every database)."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _TableRow(_Base):
+    __tablename__ = "bummerl_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64))
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    # Seeds are unsigned 64-bit: text, since SQL integers are signed.
+    seed: Mapped[str] = mapped_column(String(24))
+    target: Mapped[int] = mapped_column(Integer)
+    opponent: Mapped[str] = mapped_column(String(64))
+    seat0_name: Mapped[str] = mapped_column(String(64))
+    seat1_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seat0_token: Mapped[str] = mapped_column(String(64))
+    seat1_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    join_code: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class _GameRow(_Base):
+    __tablename__ = "bummerl_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("bummerl_tables.id"), index=True)
+    match_no: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[str] = mapped_column(String(96))
+    seed: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    analysis: Mapped[str | None] = mapped_column(Text, nullable=True)
+    analysis_status: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    started_at: Mapped[str] = mapped_column(String(32))
+    finished_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class _ActionRow(_Base):
+    __tablename__ = "bummerl_actions"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+_ACTION_INSERT = insert(_ActionRow)
+
+
+@dataclasses.dataclass
+class GameData:
+    """One stored game."""
+
+    id: int
+    table_id: str
+    match_no: int
+    game_no: int
+    dealer: int
+    deck: str
+    seed: str | None
+    finished: bool
+    result: dict[str, Any] | None
+    record: str | None
+    analysis_status: str | None
+    started_at: str
+    finished_at: str | None
+    actions: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class TableData:
+    """One stored table with its games in play order."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    target: int
+    opponent: str
+    seat_names: tuple[str, str | None]
+    seat1_taken: bool
+    join_code: str | None
+    created_at: str
+    games: list[GameData] = dataclasses.field(default_factory=list)
+
+
+def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
+    return GameData(
+        row.id,
+        row.table_id,
+        row.match_no,
+        row.game_no,
+        row.dealer,
+        row.deck,
+        row.seed,
+        row.finished,
+        json.loads(row.result) if row.result else None,
+        row.record,
+        row.analysis_status,
+        row.started_at,
+        row.finished_at,
+        actions if actions is not None else [],
+    )
+
+
+def _table_data(row: _TableRow) -> TableData:
+    return TableData(
+        row.id,
+        row.variant,
+        json.loads(row.options),
+        int(row.seed),
+        row.target,
+        row.opponent,
+        (row.seat0_name, row.seat1_name),
+        row.seat1_token is not None,
+        row.join_code,
+        row.created_at,
+    )
+
+
+class Repository:
+    """All database access of the server; one instance per app."""
+
+    def __init__(self, url: str) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            # The app may touch the database from worker threads too.
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                # One shared connection, or every session would see its own empty database.
+                kwargs["poolclass"] = StaticPool
+        self.url = url
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_schema(self) -> None:
+        _Base.metadata.create_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- tables
+    def create_table(
+        self,
+        table_id: str,
+        variant: str,
+        options: dict[str, Any],
+        seed: int,
+        target: int,
+        opponent: str,
+        seat0_name: str,
+        seat0_token_hash: str,
+        join_code: str | None,
+        seat1_name: str | None = None,
+    ) -> TableData:
+        row = _TableRow(
+            id=table_id,
+            variant=variant,
+            options=json.dumps(options, sort_keys=True),
+            seed=str(seed),
+            target=target,
+            opponent=opponent,
+            seat0_name=seat0_name,
+            seat1_name=seat1_name,
+            seat0_token=seat0_token_hash,
+            seat1_token=None,
+            join_code=join_code,
+            created_at=now(),
+        )
+        with self._sessions.begin() as s:
+            s.add(row)
+        return _table_data(row)
+
+    def take_seat1(self, join_code: str, name: str, token_hash: str) -> str:
+        """Give seat 1 of the table invited by ``join_code``; returns the table id.
+
+        Raises :class:`StorageError` for an unknown code or a seat already taken
+        (one UPDATE with a condition: two friends cannot both win the seat).
+        """
+        with self._sessions.begin() as s:
+            table_id = s.scalar(select(_TableRow.id).where(_TableRow.join_code == join_code))
+            if table_id is None:
+                raise StorageError("unknown join code")
+            done = s.execute(
+                update(_TableRow)
+                .where(_TableRow.id == table_id, _TableRow.seat1_token.is_(None))
+                .values(seat1_token=token_hash, seat1_name=name)
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                raise StorageError("seat 1 of this table is taken")
+            return table_id
+
+    def table_of_code(self, join_code: str) -> str | None:
+        with self._sessions() as s:
+            return s.scalar(select(_TableRow.id).where(_TableRow.join_code == join_code))
+
+    def seat_of(self, table_id: str, token: str) -> int | None:
+        """The seat that ``token`` holds at the table, or ``None``."""
+        digest = hash_token(token)
+        with self._sessions() as s:
+            row = s.get(_TableRow, table_id)
+        if row is None:
+            return None
+        # Constant-time comparisons: the answer must not leak how much of a hash matched.
+        if hmac.compare_digest(row.seat0_token, digest):
+            return 0
+        if row.seat1_token is not None and hmac.compare_digest(row.seat1_token, digest):
+            return 1
+        return None
+
+    def load_table(self, table_id: str) -> TableData:
+        """The table with every game and action, in play order."""
+        with self._sessions() as s:
+            row = s.get(_TableRow, table_id)
+            if row is None:
+                raise StorageError(f"no table {table_id!r}")
+            table = _table_data(row)
+            games = s.scalars(
+                select(_GameRow).where(_GameRow.table_id == table_id).order_by(_GameRow.match_no, _GameRow.game_no)
+            ).all()
+            ids = [g.id for g in games]
+            actions: dict[int, list[str]] = {i: [] for i in ids}
+            if ids:
+                for game_id, token in s.execute(
+                    select(_ActionRow.game_id, _ActionRow.token)
+                    .where(_ActionRow.game_id.in_(ids))
+                    .order_by(_ActionRow.game_id, _ActionRow.ply)
+                ):
+                    actions[game_id].append(token)
+            table.games = [_game_data(g, actions[g.id]) for g in games]
+        return table
+
+    def tables_to_resume(self) -> list[str]:
+        """Ids of the tables whose latest game is not finished."""
+        with self._sessions() as s:
+            return list(s.scalars(select(_GameRow.table_id).where(_GameRow.finished.is_(False)).distinct()))
+
+    def table_ids(self) -> list[str]:
+        with self._sessions() as s:
+            return list(s.scalars(select(_TableRow.id)))
+
+    # ----------------------------------------------------------------- games
+    def start_game(self, table_id: str, match_no: int, game_no: int, dealer: int, deck: str, seed: str | None) -> int:
+        """Store a new deal; returns the game id."""
+        values = {
+            "table_id": table_id,
+            "match_no": match_no,
+            "game_no": game_no,
+            "dealer": dealer,
+            "deck": deck,
+            "seed": seed,
+            "finished": False,
+            "started_at": now(),
+        }
+        with self.engine.begin() as conn:
+            key = conn.execute(insert(_GameRow), values).inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def append_action(self, game_id: int, ply: int, token: str) -> None:
+        """Store action number ``ply`` (0-based) of a game; the primary key refuses a second one."""
+        # A Core INSERT, not the ORM's unit of work: this runs once per move, on the event loop.
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(_ACTION_INSERT, {"game_id": game_id, "ply": ply, "token": token, "created_at": now()})
+        except IntegrityError:
+            raise ActionConflictError(f"game {game_id} already has action {ply + 1}") from None
+
+    def finish_game(self, game_id: int, result: dict[str, Any], record: str) -> None:
+        """Store a finished game's result and record (its actions are stored already)."""
+        with self.engine.begin() as s:
+            s.execute(
+                update(_GameRow)
+                .where(_GameRow.id == game_id)
+                .values(finished=True, result=json.dumps(result), record=record, finished_at=now())
+            )
+
+    def get_game(self, game_id: int) -> GameData | None:
+        with self._sessions() as s:
+            row = s.get(_GameRow, game_id)
+            if row is None:
+                return None
+            tokens = list(
+                s.scalars(select(_ActionRow.token).where(_ActionRow.game_id == game_id).order_by(_ActionRow.ply))
+            )
+            return _game_data(row, tokens)
+
+    def list_games(
+        self, table_id: str | None = None, finished: bool | None = True, limit: int = 50, offset: int = 0
+    ) -> tuple[list[tuple[GameData, TableData]], int]:
+        """Games newest first with their tables, and how many match in all."""
+        with self._sessions() as s:
+            query = select(_GameRow, _TableRow).join(_TableRow, _TableRow.id == _GameRow.table_id)
+            count = select(func.count()).select_from(_GameRow)
+            if table_id is not None:
+                query = query.where(_GameRow.table_id == table_id)
+                count = count.where(_GameRow.table_id == table_id)
+            if finished is not None:
+                query = query.where(_GameRow.finished.is_(finished))
+                count = count.where(_GameRow.finished.is_(finished))
+            rows = s.execute(query.order_by(_GameRow.id.desc()).limit(limit).offset(offset)).all()
+            total = s.scalar(count) or 0
+            return [(_game_data(g), _table_data(t)) for g, t in rows], total
+
+    def table_of_game(self, game_id: int) -> TableData | None:
+        with self._sessions() as s:
+            row = s.get(_GameRow, game_id)
+            if row is None:
+                return None
+            table = s.get(_TableRow, row.table_id)
+            return None if table is None else _table_data(table)
+
+    # -------------------------------------------------------------- analysis
+    def analysis(self, game_id: int) -> tuple[str | None, dict[str, Any] | None]:
+        """``(status, analysis)`` of a game: status ``None``, ``running``, ``done`` or ``failed``."""
+        with self._sessions() as s:
+            row = s.get(_GameRow, game_id)
+            if row is None:
+                raise StorageError(f"no game {game_id}")
+            return row.analysis_status, (json.loads(row.analysis) if row.analysis else None)
+
+    def claim_analysis(self, game_id: int) -> bool:
+        """Mark the analysis as running unless it runs or ran already; whether this caller got it."""
+        with self._sessions.begin() as s:
+            done = s.execute(
+                update(_GameRow)
+                .where(_GameRow.id == game_id, _GameRow.analysis_status.is_(None))
+                .values(analysis_status="running")
+            )
+            return getattr(done, "rowcount", 0) == 1
+
+    def store_analysis(self, game_id: int, status: str, analysis: dict[str, Any]) -> None:
+        with self._sessions.begin() as s:
+            s.execute(
+                update(_GameRow)
+                .where(_GameRow.id == game_id)
+                .values(analysis_status=status, analysis=json.dumps(analysis))
+            )
+
+    def reset_running_analyses(self) -> None:
+        """Forget analyses that a stopped server left ``running``: the next request starts them again."""
+        with self._sessions.begin() as s:
+            s.execute(update(_GameRow).where(_GameRow.analysis_status == "running").values(analysis_status=None))
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers go on while a move is written; NORMAL sync is still
+    # durable across a crash of the server process (not of the machine).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,121 @@
+"""A server restart loses no game (issue 5: "running games resume from the database when the server
+starts again"): stop the app mid-game, start a new app on the same database, go on."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from bummerl.bots import RandomBot, register_bot
+from bummerl.match import Session
+from bummerl.server.app import create_app
+from bummerl.server.config import ServerConfig
+from bummerl.server.workers import read_game_record
+from bummerl.view import PlayerView
+
+CONFIG = ServerConfig(bot_executor="thread", bot_workers=2)
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token})
+    assert ws.receive_json()["type"] == "welcome"
+    state: dict[str, Any] = ws.receive_json()
+    return state
+
+
+def my_turn(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
+    while not state["your_turn"] and state["status"] == "playing":
+        state = ws.receive_json()
+    return state
+
+
+def test_a_game_goes_on_after_a_restart_from_the_same_position(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        table = client.post("/api/tables", json={"opponent": "random", "name": "Anna", "seed": 8}).json()
+        with client.websocket_connect(table["ws_url"]) as ws:
+            state = my_turn(ws, hello(ws, table["token"]))
+            for _ in range(3):
+                ws.send_json({"type": "action", "action": state["legal"][0]})
+                state = my_turn(ws, ws.receive_json())
+        before = state
+        assert before["status"] == "playing" and len(before["view"]["played"]) >= 5
+        live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        played_before = [a.token for a in live.game.actions]
+    # A new app, a new process's memory: only the database is left.
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        assert table["table_id"] in client.app.state.manager.tables  # type: ignore[attr-defined]
+        with client.websocket_connect(table["ws_url"]) as ws:
+            after = my_turn(ws, hello(ws, table["token"]))
+            assert after["view"] == before["view"]
+            assert after["legal"] == before["legal"] and after["match"] == before["match"]
+            while after["status"] != "game_over":
+                if after["your_turn"]:
+                    ws.send_json({"type": "action", "action": after["legal"][0]})
+                after = ws.receive_json()
+        record = read_game_record(after["game_over"]["record"])
+        assert record.replay().result is not None
+        # The actions played before the restart are the record's first actions.
+        assert [a.token for a in record.actions][: len(played_before)] == played_before
+        stored = client.get(f"/api/games/{after['game_over']['game_id']}").json()
+        assert stored["finished"] and stored["actions"] == [a.token for a in record.actions]
+
+
+class _HeldBot:
+    """A bot that cannot answer until released: the server stops while it is its turn."""
+
+    name = "held-test"
+    release = threading.Event()
+
+    def __init__(self, seed: int) -> None:
+        self._random = RandomBot(seed)
+
+    def choose(self, view: PlayerView) -> Any:
+        self.release.wait(5.0)
+        return self._random.choose(view)
+
+
+register_bot("held-test", _HeldBot, "test bot that waits for a signal")
+
+
+def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path) -> None:
+    seed = next(s for s in range(100) if Session("schnapsen", s).new_match().next_dealer == 0)  # the bot leads
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    _HeldBot.release.clear()
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        table = client.post("/api/tables", json={"opponent": "held-test", "seed": seed}).json()
+        with client.websocket_connect(table["ws_url"]) as ws:
+            state = hello(ws, table["token"])
+            assert state["to_move"] == 1 and state["view"]["played"] == []
+    _HeldBot.release.set()  # the old app's bot answers into the void: its table is gone
+    with TestClient(create_app(url, config=CONFIG)) as client, client.websocket_connect(table["ws_url"]) as ws:
+        state = my_turn(ws, hello(ws, table["token"]))
+        assert state["your_turn"] and len(state["view"]["played"]) == 1
+
+
+def test_a_game_whose_result_was_not_stored_is_finished_on_restart(tmp_path: Path) -> None:
+    """The last action is stored before the result: a stop in between is repaired when the table loads."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
+        with client.websocket_connect(table["ws_url"]) as ws:
+            state = hello(ws, table["token"])
+            while state["status"] != "game_over":
+                if state["your_turn"]:
+                    ws.send_json({"type": "action", "action": state["legal"][0]})
+                state = ws.receive_json()
+        game_id = state["game_over"]["game_id"]
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute("UPDATE bummerl_games SET finished = 0, result = NULL, record = NULL WHERE id = ?", (game_id,))
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        with client.websocket_connect(table["ws_url"]) as ws:
+            again = hello(ws, table["token"])
+        assert again["status"] == "game_over" and again["game_over"]["result"] == state["game_over"]["result"]
+        assert client.get(f"/api/games/{game_id}/record").status_code == 200
