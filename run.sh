@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Bummerl's two entry points on a fresh machine (README quick start):
 #   ./run.sh play   set up and start Bummerl (for now: play in the terminal)
-#   ./run.sh test   set up and run every check: ruff, mypy --strict, pytest
-# Everything is installed into .venv next to this script; a second run reuses it.
+#   ./run.sh test   set up and run every check: ruff, mypy --strict, pytest (browser tests included)
+# Everything Python is installed into .venv next to this script; a second run reuses it.
+# The browser tests drive Debian's Chromium (/usr/bin/chromium); `test` installs it with apt-get when it is missing
+# and we are root (as in CI). Playwright's own browser download is never used.
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -16,7 +18,7 @@ setup() {
   local stamp="$VENV/.bummerl-installed"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "${1:-}" = force ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[dev]"
+    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser]"
     touch "$stamp"
   fi
 }
@@ -30,6 +32,10 @@ case "$cmd" in
     ;;
   test)
     setup
+    if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "== installing Debian's chromium for the browser tests"
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    fi
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench
     echo "== mypy --strict"; "$VENV/bin/mypy"
     echo "== pytest"; exec "$VENV/bin/python" -m pytest "$@"
