@@ -1,0 +1,171 @@
+// Small DOM helpers shared by the pages: building elements, drawing cards, naming actions.
+//
+//   import { h, cardButton, cardFace } from "./render.js";
+//   hand.append(cardButton("Qh", { faces: "german", lang: "de", onClick: play }));
+//
+// Cards are real <button>s (when they can be played) or role="img" elements, each with an aria-label that
+// names the card in the page's language and faces.
+
+import { backSvg, cardName, cardSvg, suitName, suitSvg } from "./cards.js";
+import { t } from "./i18n.js";
+
+/** Create an element: h("button", { class: "x", onclick: f, "aria-label": "..." }, child, "text", ...). */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === "html") {
+      node.innerHTML = value;
+    } else if (name === "dataset") {
+      Object.assign(node.dataset, value);
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** A card to look at (not to press). */
+export function cardFace(code, { faces, lang, cls = "" } = {}) {
+  return h("div", {
+    class: `card ${cls}`.trim(),
+    role: "img",
+    "aria-label": cardName(code, faces, lang),
+    dataset: { card: code },
+    html: cardSvg(code, faces, lang),
+  });
+}
+
+/** A face-down card; `label` names what it stands for (e.g. the talon). */
+export function cardBack({ cls = "", label = null } = {}) {
+  const attrs = { class: `card back ${cls}`.trim(), html: backSvg() };
+  if (label) {
+    attrs.role = "img";
+    attrs["aria-label"] = label;
+  } else {
+    attrs["aria-hidden"] = "true";
+  }
+  return h("div", attrs);
+}
+
+/** A card in the player's hand: a button, disabled when the server does not list it as legal. */
+export function cardButton(code, { faces, lang, enabled, onClick, key = null, cls = "" }) {
+  const name = cardName(code, faces, lang);
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: `card in-hand ${enabled ? "playable" : "unplayable"} ${cls}`.trim(),
+      "aria-label": key ? `${name} (${t("key_hint", { key })})` : name,
+      "aria-disabled": enabled ? null : "true",
+      dataset: { card: code, fkey: `card-${code}` },
+      onclick: () => {
+        if (enabled) onClick(code);
+      },
+      html: cardSvg(code, faces, lang),
+    },
+  );
+  if (key) button.append(h("span", { class: "key", "aria-hidden": "true" }, key));
+  return button;
+}
+
+/** The trump suit as a symbol and a word. */
+export function trumpBadge(letter, { faces, lang }) {
+  return h(
+    "span",
+    { class: "trump-badge" },
+    h("span", { html: suitSvg(letter, faces) }),
+    ` ${t("trump")}: ${suitName(letter, faces, lang)}`,
+  );
+}
+
+/** Hand order for display: trumps first, then suits in pack order, high ranks first (as the terminal). */
+export function sortHand(codes, trumpLetter) {
+  const suitOrder = "hdcs";
+  const rankOrder = "AT" + "KQJ987";
+  const k = (c) => [
+    c.slice(-1) === trumpLetter ? 0 : 1,
+    suitOrder.indexOf(c.slice(-1)),
+    rankOrder.indexOf(c.slice(0, -1).replace("10", "T")),
+  ];
+  return [...codes].sort((a, b) => {
+    const ka = k(a);
+    const kb = k(b);
+    for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return 0;
+  });
+}
+
+export const SPECIAL_ACTIONS = ["exchange", "close", "declare"];
+
+/** Split the server's legal tokens by kind: plays, marriages (card led -> token), exchange, close, declares. */
+export function classifyLegal(legal) {
+  const out = { plays: new Set(), marriages: new Map(), exchange: false, close: false, declare: false, declareWith: [] };
+  for (const token of legal || []) {
+    if (token === "exchange") out.exchange = true;
+    else if (token === "close") out.close = true;
+    else if (token === "declare") out.declare = true;
+    else if (token.startsWith("declare:")) out.declareWith.push(token.slice(8));
+    else if (token.startsWith("marry:")) out.marriages.set(token.slice(6), token);
+    else out.plays.add(token);
+  }
+  return out;
+}
+
+/** "Zwanziger" or "Vierziger": a marriage in the trump suit counts 40. */
+export function marriageValue(suitLetter, trumpLetter) {
+  return suitLetter === trumpLetter ? t("vierziger") : t("zwanziger");
+}
+
+/** An action token in words (for the analysis and the replay). */
+export function actionText(token, { faces, lang, trump }) {
+  if (token === "exchange") return t("act_exchange");
+  if (token === "close") return t("act_close");
+  if (token === "declare") return t("act_declare");
+  if (token.startsWith("declare:")) {
+    const s = token.slice(8);
+    return t("act_declare_marriage", { value: marriageValue(s, trump), suit: suitName(s, faces, lang) });
+  }
+  if (token.startsWith("marry:")) {
+    const card = token.slice(6);
+    return t("act_marriage", { value: marriageValue(card.slice(-1), trump), card: cardName(card, faces, lang) });
+  }
+  return cardName(token, faces, lang);
+}
+
+/** The points of a result in words: "2 Punkte", "1 game point", "3 Marken". */
+export function pointsText(n, unit) {
+  return t("points", { n, unit });
+}
+
+/** Why a game ended, in words: who declared, closed or took the last trick (`person(seat)` names a seat). */
+export function reasonText(result, { person, closedBy, variant }) {
+  if (!result) return "";
+  const w = result.winner;
+  switch (result.reason) {
+    case "declared":
+      return t("reason_declared", person(w));
+    case "wrong_declaration": {
+      const declarer = 1 - w;
+      return t("reason_wrong_declaration", { ...person(declarer), augen: result.augen[declarer] });
+    }
+    case "closer_won":
+      return t("reason_closer_won", person(closedBy ?? w));
+    case "closer_failed":
+      return t("reason_closer_failed", person(closedBy ?? 1 - w));
+    case "last_trick": {
+      const key = variant === "schnapsen" || variant === "schnapsen-scharf" ? "reason_last_trick" : "reason_last_trick_66";
+      return t(key, person(w));
+    }
+    case "stand":
+      return t("reason_stand");
+    default:
+      return result.reason;
+  }
+}

@@ -1,0 +1,275 @@
+// Replay of a finished game: step through its actions with every card open (GET /api/games/{id}/replay).
+//
+//   const page = new ReplayPage(root, gameId, { ctx });
+//   page.onKey(event)   // ← → Home End
+//
+// The server sends replays only for finished games, so nothing hidden is shown here.
+
+import { AnalysisPoller, analysisBlock } from "./analysis.js";
+import { api } from "./api.js";
+import { cardName, suitName } from "./cards.js";
+import { t } from "./i18n.js";
+import {
+  actionText,
+  cardBack,
+  cardFace,
+  h,
+  marriageValue,
+  pointsText,
+  reasonText,
+  sortHand,
+  trumpBadge,
+} from "./render.js";
+
+export class ReplayPage {
+  constructor(root, gameId, { ctx }) {
+    this.root = root;
+    this.gameId = gameId;
+    this.ctx = ctx;
+    this.steps = null;
+    this.game = null;
+    this.index = 0;
+    this.error = null;
+    this.analysis = null;
+    this.alive = true;
+    this.load();
+    this.render();
+  }
+
+  destroy() {
+    this.alive = false;
+    if (this.analysis) this.analysis.stop();
+  }
+
+  async load() {
+    try {
+      const [summary, replay, variants] = await Promise.all([
+        api("GET", `/api/games/${encodeURIComponent(this.gameId)}`),
+        api("GET", `/api/games/${encodeURIComponent(this.gameId)}/replay`),
+        api("GET", "/api/variants"),
+      ]);
+      this.game = summary.data;
+      const name = typeof this.game.variant === "string" ? this.game.variant : this.game.variant?.name;
+      const info = (variants.data || []).find((v) => v.name === name);
+      this.variantTitle = info ? info.title : name || "";
+      this.steps = replay.data.steps || [];
+      this.index = 0;
+      const url = this.game.analysis_url || `/api/games/${encodeURIComponent(this.gameId)}/analysis`;
+      if (this.alive) this.analysis = new AnalysisPoller(url, () => this.alive && this.render());
+    } catch (err) {
+      this.error = err.message;
+    }
+    if (this.alive) this.render();
+  }
+
+  get faces() {
+    return this.ctx.faces;
+  }
+
+  get lang() {
+    return this.ctx.lang;
+  }
+
+  nameOf(seat) {
+    const players = (this.game && this.game.players) || [];
+    const p = players[seat];
+    const opponent = this.game && this.game.opponent;
+    if (seat === 1 && opponent && opponent !== "friend") return t("computer_named", { bot: opponent });
+    if (typeof p === "string") return p;
+    if (p && p.kind === "bot") return t("computer_named", { bot: p.bot || p.name });
+    if (p && p.name) return p.name;
+    return t("seat_n", { n: seat + 1 });
+  }
+
+  go(index) {
+    if (!this.steps || !this.steps.length) return;
+    this.index = Math.max(0, Math.min(this.steps.length - 1, index));
+    this.render();
+  }
+
+  onKey(event) {
+    if (!this.steps) return false;
+    switch (event.key) {
+      case "ArrowRight":
+        this.go(this.index + 1);
+        return true;
+      case "ArrowLeft":
+        this.go(this.index - 1);
+        return true;
+      case "Home":
+        this.go(0);
+        return true;
+      case "End":
+        this.go(this.steps.length - 1);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  trumpLetter() {
+    const tc = (this.game && this.game.trump_card) || (this.steps && this.steps[0] && this.steps[0].trump_card);
+    return tc ? tc.slice(-1) : "h";
+  }
+
+  render() {
+    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    this.root.replaceChildren(this.build());
+    if (focusKey) {
+      const again = this.root.querySelector(`[data-fkey="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  build() {
+    const page = h("section", { class: "replay-page" });
+    if (this.error) {
+      page.append(h("p", { class: "notice error" }, t("error", { message: this.error })));
+      return page;
+    }
+    if (!this.steps) {
+      page.append(h("p", { class: "notice" }, t("connecting")));
+      return page;
+    }
+    const g = this.game || {};
+    page.append(h("h1", {}, t("replay_heading", { n: g.game_no ?? "" }), " · ", this.variantTitle || ""));
+    const step = this.steps[this.index];
+    const n = this.steps.length;
+    const nav = h(
+      "div",
+      { class: "replay-nav", role: "toolbar" },
+      h("button", { type: "button", onclick: () => this.go(0), dataset: { fkey: "first" } }, "« ", t("first")),
+      h("button", { type: "button", onclick: () => this.go(this.index - 1), dataset: { fkey: "prev" } }, "◀ ", t("prev")),
+      h("span", { class: "step-count", "aria-live": "polite" }, t("step", { i: this.index, n: n - 1 })),
+      h("button", { type: "button", onclick: () => this.go(this.index + 1), dataset: { fkey: "next" } }, t("next"), " ▶"),
+      h("button", { type: "button", onclick: () => this.go(n - 1), dataset: { fkey: "last" } }, t("last"), " »"),
+    );
+    const slider = h("input", {
+      type: "range",
+      min: "0",
+      max: String(n - 1),
+      value: String(this.index),
+      class: "replay-slider",
+      "aria-label": t("step", { i: this.index, n: n - 1 }),
+      dataset: { fkey: "slider" },
+      oninput: (e) => this.go(Number(e.target.value)),
+    });
+    page.append(nav, slider, h("p", { class: "muted" }, t("replay_keys")));
+    page.append(this.board(step));
+    page.append(this.eventsPanel(step));
+    page.append(this.resultPanel());
+    return page;
+  }
+
+  board(step) {
+    const trump = this.trumpLetter();
+    const opts = { faces: this.faces, lang: this.lang };
+    const board = h("div", { class: "board replay-board" });
+    for (const [seat, where] of [
+      [1, "top"],
+      [0, "bottom"],
+    ]) {
+      const area = h("div", { class: `seat seat-${where}` }, h("div", { class: "seat-name" }, this.nameOf(seat)));
+      const row = h("div", { class: "hand", role: "group", "aria-label": t("hand_of", { name: this.nameOf(seat) }) });
+      for (const code of sortHand(step.hands[seat] || [], trump)) row.append(cardFace(code, { ...opts, cls: "small" }));
+      area.append(row);
+      if (where === "top") board.append(area);
+      else this.bottomArea = area;
+    }
+    const mid = h("div", { class: "middle" });
+    const stock = h("div", { class: "stock" }, h("div", { class: "stock-title" }, trumpBadge(trump, opts)));
+    const pile = h("div", { class: "pile" });
+    if (step.trump_card) pile.append(cardFace(step.trump_card, { ...opts, cls: `trump-card${step.closed_by !== null && step.closed_by !== undefined ? " turned" : ""}` }));
+    if (step.talon_size > 0) pile.append(cardBack({ cls: "talon-top", label: `${t("talon")}: ${t("talon_cards", { n: step.talon_size })}` }));
+    const left = step.talon_size + (step.trump_card ? 1 : 0);
+    let caption = left ? `${t("talon")}: ${t("talon_cards", { n: left })}` : t("talon_empty");
+    if (step.closed_by !== null && step.closed_by !== undefined) {
+      caption = t("talon_closed", { you: false, name: this.nameOf(step.closed_by) });
+    }
+    stock.append(pile, h("div", { class: "stock-caption" }, caption));
+    mid.append(stock);
+    const trick = h("div", { class: "trick", role: "group", "aria-label": t("table_area") });
+    const done = (step.events || []).find((e) => e.type === "trick");
+    if (step.lead) {
+      // Only a lead (or a marriage) leaves a card alone on the table, so this step's actor led it.
+      const seat = step.seat ?? 0;
+      trick.append(cardFace(step.lead, { ...opts, cls: `played ${seat === 0 ? "from-bottom" : "from-top"}` }));
+    } else if (done) {
+      trick.classList.add("done");
+      trick.append(
+        cardFace(done.lead, { ...opts, cls: `played ${done.leader === 0 ? "from-bottom" : "from-top"}` }),
+        cardFace(done.follow, { ...opts, cls: `played ${done.leader === 0 ? "from-top" : "from-bottom"}` }),
+        h("div", { class: "trick-caption" }, t("trick_to", { name: this.nameOf(done.winner) })),
+      );
+    }
+    mid.append(trick);
+    board.append(mid, this.bottomArea);
+    const score = h(
+      "table",
+      { class: "score" },
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, this.nameOf(0)), h("th", { scope: "col" }, this.nameOf(1)))),
+      h(
+        "tbody",
+        {},
+        h("tr", {}, h("th", { scope: "row" }, t("augen")), h("td", {}, String(step.augen[0])), h("td", {}, String(step.augen[1]))),
+        h("tr", {}, h("th", { scope: "row" }, t("tricks")), h("td", {}, String(step.tricks_won[0])), h("td", {}, String(step.tricks_won[1]))),
+      ),
+    );
+    board.append(h("div", { class: "actions" }, score));
+    return board;
+  }
+
+  eventsPanel(step) {
+    const trump = this.trumpLetter();
+    const box = h("section", { class: "panel log-panel" }, h("h2", {}, t("log")));
+    const list = h("ol", { class: "log" });
+    // A declare, close or exchange is told by its event; a card played by the action itself.
+    const told = (step.events || []).some((e) => ["declare", "close", "exchange"].includes(e.type));
+    if (step.action === null || step.action === undefined) list.append(h("li", {}, t("dealt")));
+    else if (!told)
+      list.append(
+        h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${actionText(step.action, { faces: this.faces, lang: this.lang, trump })}`),
+      );
+    for (const e of step.events || []) {
+      let text = null;
+      const p = { you: false, name: this.nameOf(e.seat ?? e.winner) };
+      if (e.type === "trick") text = t("ev_trick", { you: false, name: this.nameOf(e.winner), augen: e.augen });
+      else if (e.type === "marriage")
+        text = t("ev_marriage", { ...p, value: marriageValue(e.suit, trump), suit: suitName(e.suit, this.faces, this.lang) });
+      else if (e.type === "exchange")
+        text = t("ev_exchange", { ...p, took: cardName(e.took, this.faces, this.lang), gave: cardName(e.gave, this.faces, this.lang) });
+      else if (e.type === "close") text = t("ev_close", p);
+      else if (e.type === "declare") text = t("ev_declare", p);
+      if (text) list.append(h("li", {}, text));
+    }
+    box.append(list);
+    return box;
+  }
+
+  resultPanel() {
+    const g = this.game || {};
+    const box = h("section", { class: "panel game-over" });
+    const r = g.result;
+    if (r) {
+      if (r.winner === null || r.winner === undefined) box.append(h("p", { class: "result-line" }, t("res_stand")));
+      else box.append(h("p", { class: "result-line" }, t("res_win", { you: false, name: this.nameOf(r.winner), points: pointsText(r.points, r.unit) })));
+      const last = this.steps[this.steps.length - 1] || {};
+      const name = typeof g.variant === "string" ? g.variant : g.variant?.name;
+      box.append(
+        h("p", {}, reasonText(r, { person: (p) => ({ you: false, name: this.nameOf(p) }), closedBy: last.closed_by, variant: name })),
+      );
+      if (r.augen) box.append(h("p", {}, t("final_augen", { a: `${this.nameOf(0)} ${r.augen[0]}`, b: `${r.augen[1]} ${this.nameOf(1)}` })));
+    }
+    const recordUrl = `/api/games/${encodeURIComponent(this.gameId)}/record?format=text`;
+    box.append(h("p", {}, h("a", { href: recordUrl, download: `bummerl-${this.gameId}.txt`, class: "download" }, t("download_record"))));
+    if (g.record) box.append(h("details", { class: "record" }, h("summary", {}, t("record")), h("pre", { class: "record-text" }, g.record)));
+    const an = analysisBlock(this.analysis, {
+      faces: this.faces,
+      lang: this.lang,
+      trump: this.trumpLetter(),
+      person: (p) => ({ you: false, name: this.nameOf(p) }),
+    });
+    box.append(an);
+    return box;
+  }
+}
