@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bummerl's two entry points on a fresh machine (README quick start):
-#   ./run.sh play   set up and start Bummerl (for now: play in the terminal)
+#   ./run.sh start  set up and start Bummerl: the web app on 127.0.0.1 (SQLite in the user's data folder)
+#   ./run.sh play   set up and play in the terminal instead
 #   ./run.sh test   set up and run every check: ruff, mypy --strict, pytest (browser tests included)
 # Everything Python is installed into .venv next to this script; a second run reuses it.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium); `test` installs it with apt-get when it is missing
@@ -23,9 +24,13 @@ setup() {
   fi
 }
 
-cmd=${1:-play}
+cmd=${1:-start}
 shift || true
 case "$cmd" in
+  start)
+    setup
+    exec "$VENV/bin/bummerl" serve "$@"
+    ;;
   play)
     setup
     exec "$VENV/bin/bummerl" play "$@"
@@ -44,7 +49,7 @@ case "$cmd" in
     setup force
     ;;
   *)
-    echo "usage: ./run.sh play|test|setup [args]" >&2
+    echo "usage: ./run.sh start|play|test|setup [args]" >&2
     exit 2
     ;;
 esac
