@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from bummerl.actions import _DECLARE_MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, MARRIAGE_BY_CARD, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, deck
-from bummerl.errors import IllegalActionError, Rule
+from bummerl.errors import BummerlError, IllegalActionError, Rule
 from bummerl.rng import SplitMix64
 from bummerl.tricks import FollowRules, explain_follow, legal_follows
 from bummerl.variants import GameResult, TwoPlayerVariant, find_variant
@@ -201,10 +201,11 @@ class Game:
 
     # ------------------------------------------------------------------ setup
     def __init__(self, variant: TwoPlayerVariant | str, deck_order: Iterable[Card], dealer: int = 1) -> None:
-        v = find_variant(variant) if isinstance(variant, str) else variant
+        v = variant if isinstance(variant, TwoPlayerVariant) else find_variant(variant)
         order = tuple(deck_order)
         _check_deck(v, order)
-        if dealer not in (0, 1):
+        # bool is an int: without the check a dealer ``True`` would be written as "True" in records.
+        if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.variant = v
         self.deck = order
@@ -249,8 +250,14 @@ class Game:
         seed: int = 0,
         dealer: int = 1,
     ) -> Game:
-        """Shuffle the variant's pack with ``seed`` (see :mod:`bummerl.rng`) and deal."""
-        v = find_variant(variant) if isinstance(variant, str) else variant
+        """Shuffle the variant's pack with ``seed`` (see :mod:`bummerl.rng`) and deal.
+
+        ``seed`` is any integer (taken modulo 2**64); anything else raises
+        :class:`~bummerl.errors.BummerlError`.
+        """
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BummerlError(f"a seed must be an integer, not {seed!r}")
+        v = variant if isinstance(variant, TwoPlayerVariant) else find_variant(variant)
         cards = list(_pack(v.deck_size)[0])
         SplitMix64(seed).shuffle(cards)
         return cls(v, cards, dealer)
@@ -638,6 +645,9 @@ _PACKS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
 def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
     expected = _pack(v.deck_size)[1]
     if len(order) != len(expected) or expected != set(order):
+        strangers = [x for x in order if not isinstance(x, Card)]
+        if strangers:
+            raise ValueError(f"a pack order is a sequence of Cards, not {strangers[0]!r} (Card.parse() reads codes)")
         missing = sorted(expected - set(order))
         extra = [c for c in order if c not in expected]
         raise ValueError(

@@ -1,0 +1,115 @@
+"""Before/after: the engine at a git revision against the working tree, in one run.
+
+    python bench/compare.py --before d4178fc            # every variant, random and play-only
+    python bench/compare.py --before HEAD~3 --variant schnapsen --repeat 9
+
+The old engine is taken with ``git archive`` (read-only) into a temporary
+directory and imported as the package ``bummerl_before`` next to ``bummerl``,
+so both run in the same process on the same pinned core, their runs
+interleaved; the best run of each is reported (CPU time of this process, so
+other load on the machine counts for neither; the garbage collector paused).
+Each run plays the same seeded random games as ``bench/engine.py``'s random and
+play-only cells.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+_IMPORTS = re.compile(r"\bbummerl(?=[.\s])")
+
+
+def load_revision(revision: str, into: Path) -> tuple[ModuleType, ModuleType]:
+    """``bummerl.game`` and ``bummerl.variants`` of ``revision``, as ``bummerl_before``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "src/bummerl"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    package = into / "bummerl_before"
+    (into / "src" / "bummerl").rename(package)
+    for path in package.rglob("*.py"):
+        path.write_text(_IMPORTS.sub("bummerl_before", path.read_text(encoding="utf-8")), encoding="utf-8")
+    sys.path.insert(0, str(into))
+    return importlib.import_module("bummerl_before.game"), importlib.import_module("bummerl_before.variants")
+
+
+def games_per_second(game_class: Any, variant: Any, play_only: bool, games: int) -> float:
+    """Random full games per second of CPU time (the loop of ``bench/engine.py``)."""
+    choice = random.Random(0).choice
+    gc.collect()
+    gc.disable()  # as timeit and bench/engine.py do
+    try:
+        start = time.process_time()
+        for seed in range(games):
+            game = game_class.deal(variant, seed)
+            if play_only:
+                while not game.is_over:
+                    game.apply(choice([a for a in game.legal_actions() if a.kind == 0]))
+            else:
+                while not game.is_over:
+                    game.apply(choice(game.legal_actions()))
+        elapsed = time.process_time() - start
+    finally:
+        gc.enable()
+    return games / elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--before", default="HEAD", metavar="REV", help="git revision of the old engine (default HEAD)")
+    parser.add_argument("--variant", default="schnapsen,scharf,66,schnorps", help="comma-separated variant names")
+    parser.add_argument("--games", type=int, default=1000, help="games per run (default 1000)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per engine and cell; best reported (default 7)")
+    args = parser.parse_args(argv)
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        pinned = f"pinned to CPU {min(os.sched_getaffinity(0))}"
+    except (AttributeError, OSError):
+        pinned = "not pinned"
+    from bummerl.game import Game
+    from bummerl.variants import find_variant
+
+    with tempfile.TemporaryDirectory() as tmp:
+        old_game, old_variants = load_revision(args.before, Path(tmp))
+        engines = {"before": (old_game.Game, old_variants.find_variant), "after": (Game, find_variant)}
+        names = [n.strip() for n in args.variant.split(",") if n.strip()]
+        best: dict[tuple[str, bool, str], float] = {}
+        for _ in range(args.repeat):
+            for name in names:
+                for play_only in (False, True):
+                    for label, (game_class, find) in engines.items():
+                        rate = games_per_second(game_class, find(name), play_only, args.games)
+                        key = (name, play_only, label)
+                        best[key] = max(best.get(key, 0.0), rate)
+    print(f"before: {args.before}; after: working tree; {pinned}; best of {args.repeat} x {args.games} games, CPU time")
+    print(f"{'variant':<12}{'mode':<11}{'before g/s':>11}{'after g/s':>11}{'speed-up':>10}")
+    for name in names:
+        for play_only in (False, True):
+            b, a = best[(name, play_only, "before")], best[(name, play_only, "after")]
+            mode = "play-only" if play_only else "random"
+            print(f"{name:<12}{mode:<11}{b:>11,.0f}{a:>11,.0f}{a / b:>9.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
