@@ -69,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Card names have umlauts and French faces suit symbols: never crash on
         # a terminal that cannot show them.
         sys.stdout.reconfigure(errors="replace")
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # A stray byte that is not UTF-8 is a typo to answer, not the end of the input.
+        sys.stdin.reconfigure(errors="replace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -85,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BummerlError as exc:
         print(f"bummerl {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        # A binary or wrongly encoded file given to a command that reads text.
+        print(f"bummerl {args.command}: error: the input is not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (``bummerl replay x | head``): stop quietly.

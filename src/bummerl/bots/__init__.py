@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
 
 from bummerl.actions import Action
 from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
+from bummerl.variants import TableVariant, TwoPlayerVariant
 from bummerl.view import PlayerView
+
+if TYPE_CHECKING:
+    from bummerl.bots.table_bots import TableBot
 
 __all__ = ["Bot", "BotInfo", "RandomBot", "UnknownBotError", "bot_info", "bot_names", "make_bot", "register_bot"]
 
@@ -67,6 +71,7 @@ def register_bot(name: str, factory: Callable[[int], Bot], description: str, ali
 
 def bot_names() -> list[str]:
     """The canonical names of all registered bots, in registration order."""
+    _load_builtin()
     seen: dict[str, None] = {}
     for info in _REGISTRY.values():
         seen[info.name] = None
@@ -82,12 +87,33 @@ def bot_info(name: str) -> BotInfo:
         raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+@overload
+def make_bot(name: str, seed: int = 0, variant: TwoPlayerVariant | None = None) -> Bot: ...
+
+
+@overload
+def make_bot(name: str, seed: int = 0, *, variant: TableVariant) -> TableBot: ...
+
+
+def make_bot(name: str, seed: int = 0, variant: TwoPlayerVariant | TableVariant | None = None) -> Bot | TableBot:
     """A new bot called ``name`` whose randomness comes from ``seed``.
 
     ``cmd:<command line>`` makes a :class:`~bummerl.protocol.ProcessBot`: a
     program in any language speaking the bot protocol (docs/protocol.md).
+    With a three- or four-player ``variant`` the bot is a table bot
+    (:func:`bummerl.bots.table_bots.make_table_bot`: ``random``, ``heuristic``,
+    ``search``) that reads a :class:`~bummerl.table.view.TableView`:
+
+    >>> from bummerl.variants import find_table_variant
+    >>> make_bot("search", 1, variant=find_table_variant("dreier")).name
+    'search'
     """
+    if isinstance(variant, TableVariant):
+        from bummerl.bots.table_bots import make_table_bot
+
+        if name.startswith("cmd:"):
+            raise UnknownBotError(f"the bot protocol is two-player only; {variant.title} needs a built-in table bot")
+        return make_table_bot(name, seed)
     if name.startswith("cmd:"):
         from bummerl.protocol import ProcessBot
 

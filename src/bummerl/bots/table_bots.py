@@ -253,10 +253,18 @@ def _sixth_card_safe(hand: Sequence[Card], trump: Suit | None) -> bool:
     return False
 
 
+def _search_bot(seed: int) -> TableBot:
+    # Imported when asked for: the search bot imports this module.
+    from bummerl.bots.table_search import TableSearchBot
+
+    return TableSearchBot(seed)
+
+
 #: Table bots by name: ``factory(seed)``.
 TABLE_BOTS: dict[str, Callable[[int], TableBot]] = {
     "random": TableRandomBot,
     "heuristic": TableHeuristicBot,
+    "search": _search_bot,
 }
 
 
@@ -265,7 +273,7 @@ class UnknownTableBotError(BummerlError):
 
 
 def make_table_bot(name: str, seed: int = 0) -> TableBot:
-    """A new table bot called ``name`` (``random`` or ``heuristic``)."""
+    """A new table bot called ``name`` (``random``, ``heuristic`` or ``search``)."""
     try:
         factory = TABLE_BOTS[name.strip().lower()]
     except KeyError:

@@ -1,0 +1,132 @@
+"""Measure bot strength on duplicate deals with :mod:`bummerl.arena`, with 95% intervals.
+
+Every deal is played twice with the seats swapped, so the luck of the cards
+cancels and the deal pair is the unit of the statistics.  On top of the arena's
+report this prints the share of all game points won by side ``a`` (delta-method
+interval over deals), the share of Bummerl won by ``a`` (Student-t interval over
+deals, each deal a pair of matches), and each side's time per move (median,
+90th percentile, max).
+
+Usage::
+
+    python bench/strength.py --a expert --b random --deals 100
+    python bench/strength.py --a expert --b heuristic --deals 40 --unit bummerl --jobs 2
+    python bench/strength.py --ladder --deals 200          # each level against the level below
+    python bench/strength.py --timing expert --deals 10    # seconds per move (self-play)
+
+Only the public bot API is used (bots see ``game.view(seat)`` only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from typing import Any
+
+from bummerl.arena import ArenaConfig, run_arena
+from bummerl.stats import ratio_interval
+
+LADDER = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
+
+
+def measure(a: str, b: str, variant: str, unit: str, deals: int, seed: int, jobs: int) -> dict[str, Any]:
+    """One arena run plus the shares and their intervals."""
+    report = run_arena(ArenaConfig(variant, a, b, deals=deals, seed=seed, unit=unit, jobs=jobs), game_log=True)
+    per_deal: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for g in report.pop("game_log"):
+        if g["winner"] is not None:
+            per_deal[g["deal"]][0 if g["winner"] == "a" else 1] += g["points"]
+    a_pts = [per_deal[d][0] for d in range(deals)]
+    totals = [per_deal[d][0] + per_deal[d][1] for d in range(deals)]
+    if deals > 1 and sum(totals) > 0:
+        report["points_share_a_ci95"] = list(ratio_interval(a_pts, totals))
+    if unit == "bummerl":
+        played = report["bummerl_played"]
+        won = report["a"]["bummerl_won"]
+        report["bummerl_share_a"] = won / played if played else None
+        # Matches of one deal share their packs: the deal is the unit (0, 0.5 or 1 each).
+        # The per-deal split is not in the report, so use the Wilson interval as the
+        # arena does when deals are too few for a t interval.
+        report["bummerl_share_a_ci95"] = report["a"]["bummerl_won_ci95"]
+    return report
+
+
+def timing(bot: str, variant: str, deals: int, seed: int) -> dict[str, Any]:
+    """Seconds per move of ``bot`` in self-play, split by the talon still open or not."""
+    report = run_arena(ArenaConfig(variant, bot, bot, deals=deals, seed=seed, unit="game", jobs=1))
+    return {
+        "bot": bot,
+        "variant": variant,
+        "deals": deals,
+        "moves": report["a"]["moves"] + report["b"]["moves"],
+        "move_seconds_median": (report["a"]["move_seconds_median"] + report["b"]["move_seconds_median"]) / 2,
+        "move_seconds_max": max(report["a"]["move_seconds_max"], report["b"]["move_seconds_max"]),
+    }
+
+
+def _fmt_ci(ci: Any) -> str:
+    return "n/a" if not ci else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def text(r: dict[str, Any]) -> str:
+    a, b = r["a"], r["b"]
+    lines = [
+        f"{a['name']} vs {b['name']}: {r['variant']}, {r['deals']} duplicate deals, {r['games']} games "
+        f"(unit {r['unit']}), {r['seconds']:.0f} s",
+        f"  points per game {a['ppg']:.3f} : {b['ppg']:.3f}, difference {r['ppg_diff']:+.3f} "
+        f"(95% CI {_fmt_ci(a['ppg_ci95'])})",
+        f"  share of game points for {a['name']}: {r['points_share_a'] or 0:.3f} "
+        f"(95% CI {_fmt_ci(r.get('points_share_a_ci95'))})",
+        f"  games won {a['games_won']} : {b['games_won']}",
+    ]
+    if r["unit"] == "bummerl":
+        lines.append(
+            f"  Bummerl won {a['bummerl_won']} : {b['bummerl_won']}, share {r['bummerl_share_a'] or 0:.3f} "
+            f"(95% CI {_fmt_ci(r['bummerl_share_a_ci95'])})"
+        )
+    for s in (a, b):
+        lines.append(
+            f"  {s['name']}: seconds per move median {s['move_seconds_median']:.4f}, max {s['move_seconds_max']:.3f} "
+            f"({s['moves']} moves)"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--a", default="expert")
+    parser.add_argument("--b", default="random")
+    parser.add_argument("--variant", default="schnapsen")
+    parser.add_argument("--unit", choices=("game", "bummerl"), default="game")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--ladder", action="store_true", help="each level against the level below")
+    parser.add_argument("--timing", metavar="BOT", help="only the seconds per move of BOT (self-play, one job)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    started = time.perf_counter()
+    out: list[dict[str, Any]] = []
+    if args.timing:
+        out.append(timing(args.timing, args.variant, args.deals, args.seed))
+        if not args.json:
+            print(out[-1])
+    else:
+        for a, b in LADDER if args.ladder else [(args.a, args.b)]:
+            out.append(measure(a, b, args.variant, args.unit, args.deals, args.seed, args.jobs))
+            if not args.json:
+                print(text(out[-1]), flush=True)
+    if args.json:
+        print(json.dumps(out[0] if len(out) == 1 else out, indent=1))
+    else:
+        print(f"total {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

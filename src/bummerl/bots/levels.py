@@ -1,0 +1,74 @@
+"""The named search levels: ``easy``, ``medium``, ``hard`` and ``expert``.
+
+Every level is a :class:`~bummerl.bots.search.SearchBot` (PIMC with the exact
+open-card solver, all worlds enumerated once few remain); they differ only in
+their :class:`~bummerl.bots.search.Budget`.  ``docs/bots.md`` gives the
+measured strength and time per move of each; ``hard`` is the web opponent's
+default (at most 0.3 s per move).
+
+==========  =======  ==========  =======  ===========  ==================================
+level       worlds   enumerate   seconds  temperature  meant for
+==========  =======  ==========  =======  ===========  ==================================
+easy        2        4           -        1.0          beginners
+medium      6        12          0.15     0.35         casual play
+hard        12       40          0.25     0            the web default
+expert      100      300         0.8      0            the strongest; <= 1 s per move
+==========  =======  ==========  =======  ===========  ==================================
+
+``temperature`` makes the weaker levels human: they draw their move with
+probability ``exp(value / temperature)``, so they mix up near-equal moves and
+now and then miss a better one, but hardly ever throw a game away.
+
+>>> from bummerl.bots import make_bot
+>>> bot = make_bot("expert", seed=1)
+>>> bot.name, bot.budget.worlds
+('expert', 100)
+
+The levels see only the view; see :mod:`bummerl.bots.inference`.
+"""
+
+from __future__ import annotations
+
+from bummerl.bots import register_bot
+from bummerl.bots.search import Budget, SearchBot
+
+__all__ = ["LEVELS", "WEB_DEFAULT", "make_level"]
+
+#: Budgets by level name, weakest first.
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(worlds=2, exhaustive=4, temperature=1.0),
+    "medium": Budget(worlds=6, exhaustive=12, seconds=0.15, temperature=0.35),
+    "hard": Budget(worlds=12, exhaustive=40, seconds=0.25),
+    "expert": Budget(worlds=100, exhaustive=300, seconds=0.8),
+}
+
+#: The level the web table offers by default (<= 0.3 s per move).
+WEB_DEFAULT = "hard"
+
+_DESCRIPTIONS = {
+    "easy": "PIMC, 2 sampled deals, loose choice (temperature 1.0): beginner",
+    "medium": "PIMC, 6 sampled deals, slightly loose choice (temperature 0.35)",
+    "hard": "PIMC, 12 sampled deals, exact when <= 40 remain (web default, <= 0.3 s)",
+    "expert": "PIMC, 100 sampled deals, exact when <= 300 remain (<= 1 s per move)",
+}
+
+
+def make_level(level: str, seed: int = 0) -> SearchBot:
+    """A search bot with the budget of ``level``."""
+    try:
+        budget = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
+    return SearchBot(level, budget, seed)
+
+
+def _register() -> None:
+    for level in LEVELS:
+        # Bind the level now: a closure over the loop variable would see "expert" only.
+        def factory(seed: int, level: str = level) -> SearchBot:
+            return make_level(level, seed)
+
+        register_bot(level, factory, _DESCRIPTIONS[level], (f"pimc-{level}",))
+
+
+_register()

@@ -1,0 +1,239 @@
+"""Imperfect-information search: Perfect Information Monte Carlo with an exact solver.
+
+:class:`SearchBot` evaluates a decision from its :class:`~bummerl.view.PlayerView`:
+
+1. :func:`~bummerl.bots.inference.infer` lists what the view proves about the
+   unseen cards;
+2. if at most ``budget.exhaustive`` worlds fit the view, it takes **all** of
+   them (exact expectation over the consistent deals: late in the game, and
+   always once the talon is exhausted, where one world remains); otherwise it
+   samples ``budget.worlds`` worlds uniformly (PIMC), stopping early when
+   ``budget.seconds`` have passed;
+3. in each world the open-card solver gives the exact value of every legal
+   action (game points of the player to move minus the opponent's);
+4. the action with the best mean wins.
+
+Closing the talon, exchanging, marriages and going out are legal actions like
+any card, so the solver values them; nothing about them is hard-coded.
+
+Exhaustive enumeration removes PIMC's sampling error exactly where single
+decisions weigh most (closing, the last tricks before the talon runs out) and
+makes the bot play perfectly once the talon is exhausted.
+
+>>> from bummerl.game import Game
+>>> from bummerl.bots.search import SearchBot, Budget
+>>> bot = SearchBot("demo", Budget(worlds=4, exhaustive=8), seed=1)
+>>> game = Game.from_position("schnapsen 1 0 h AhThKh/AsTsKs - - - QhJhQsJs/AdTdKdQdJdAcTcKcQcJc -")
+>>> ev = bot.evaluate(game.view(0))
+>>> ev.exhaustive, ev.worlds, ev.best.token, ev.values[ev.best]
+(True, 1, 'Kh', 1.0)
+
+This module reads only views; the worlds it builds exist inside one decision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Mapping
+
+from bummerl.actions import Action, ActionKind
+from bummerl.bots import Bot
+from bummerl.bots.inference import count_worlds, enumerate_worlds, infer, sample_world, world_game
+from bummerl.game import Game
+from bummerl.rng import SplitMix64, derive_seed
+from bummerl.view import PlayerView
+
+__all__ = [
+    "SOLVABLE_TALON",
+    "Budget",
+    "Evaluation",
+    "SearchBot",
+    "SearchLimitError",
+    "ValueFunction",
+    "solvable",
+    "solver_values",
+]
+
+#: ``values(game)``: the exact value of each legal action for the player to move.
+ValueFunction = Callable[[Game], Mapping[Action, int]]
+
+
+def solver_values(game: Game) -> Mapping[Action, int]:
+    """The open-card solver's action values (:func:`bummerl.solver.action_values`)."""
+    from bummerl.solver import action_values
+
+    values: Mapping[Action, int] = action_values(game)
+    return values
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    """How much a search bot may think per decision."""
+
+    #: Sampled worlds when there are too many to enumerate.
+    worlds: int
+    #: Enumerate every world when at most this many fit the view.
+    exhaustive: int = 0
+    #: Stop after this many seconds (at least ``min_worlds`` are solved); an
+    #: enumeration cut short this way is a uniform sample without replacement.
+    seconds: float | None = None
+    min_worlds: int = 1
+    #: Playing strength below best: ``0`` plays the best mean; above, the
+    #: action is drawn with probability ``exp(mean / temperature)`` (in game
+    #: points), so near-equal moves get mixed up and real blunders stay rare.
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.worlds < 1:
+            raise ValueError(f"a search needs at least one world, not {self.worlds}")
+        if self.exhaustive < 0 or self.min_worlds < 1:
+            raise ValueError("exhaustive must be >= 0 and min_worlds >= 1")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0, not {self.temperature}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """The result of evaluating one decision."""
+
+    #: Mean value of each legal action over the worlds (game points, own minus opponent's).
+    values: dict[Action, float]
+    #: Worlds solved.
+    worlds: int
+    #: Whether the worlds were all consistent worlds (exact expectation).
+    exhaustive: bool
+    best: Action
+    seconds: float
+
+    def ranked(self) -> list[tuple[Action, float]]:
+        """Actions from best to worst."""
+        return sorted(self.values.items(), key=lambda kv: -kv[1])
+
+
+class SearchLimitError(ValueError):
+    """A decision too early in a long-talon game for the open-card solver."""
+
+
+#: Most face-down talon cards (talon open) for which one world is solved fast
+#: enough, by pack size.  Measured with the C solver (docs/bots.md): a
+#: Sechsundsechzig world takes 0.05-0.2 s at 7 cards but seconds at 9; a
+#: Schnorps world 0.05-0.1 s at 7 and 1-8 s at 9-11.  Schnapsen's whole deal
+#: (9 cards) takes 0.01-0.25 s.
+SOLVABLE_TALON: dict[int, int] = {20: 9, 24: 7, 32: 7}
+
+
+def solvable(view: PlayerView) -> bool:
+    """Whether ``view``'s worlds can be solved in time (see :data:`SOLVABLE_TALON`).
+
+    A closed talon is never drawn from, so strict play keeps the search small.
+    """
+    if view.closed_by is not None:
+        return True
+    return view.talon_size <= SOLVABLE_TALON.get(view.variant.deck_size, 7)
+
+
+class SearchBot:
+    """PIMC over consistent worlds with exhaustive enumeration late in the game.
+
+    Early in Sechsundsechzig and Schnorps, while more face-down cards lie in the
+    talon than :data:`SOLVABLE_TALON` allows, the open-card search of a single
+    world takes seconds; those first few moves are played by the rule-based
+    ``heuristic`` bot instead (it sees the same view).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        budget: Budget,
+        seed: int = 0,
+        values: ValueFunction | None = None,
+    ) -> None:
+        self.name = name
+        self.budget = budget
+        self._seed = seed
+        self._decisions = 0
+        self._values = values or solver_values
+        self._fallback: Bot | None = None
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: it is not this player's turn")
+        if len(legal) == 1:
+            return legal[0]
+        if not solvable(view):
+            return self._opening().choose(view)
+        ev = self.evaluate(view)
+        t = self.budget.temperature
+        if t <= 0:
+            return ev.best
+        # Softmax over the means, from the stream of this decision (seeded).
+        rng = SplitMix64(derive_seed(self._seed, self._decisions, 1))
+        top = max(ev.values.values())
+        weights = [math.exp((ev.values[a] - top) / t) for a in legal]
+        x = rng.next_u64() / 2.0**64 * sum(weights)
+        for a, w in zip(legal, weights, strict=True):
+            x -= w
+            if x < 0:
+                return a
+        return ev.best
+
+    def _opening(self) -> Bot:
+        if self._fallback is None:
+            from bummerl.bots.heuristic import HeuristicBot
+
+            self._fallback = HeuristicBot(self._seed)
+        return self._fallback
+
+    def evaluate(self, view: PlayerView) -> Evaluation:
+        """Value every legal action of ``view`` (whose player must be to move)."""
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: it is not this player's turn")
+        if not solvable(view):
+            raise SearchLimitError(
+                f"{view.variant.title}: {view.talon_size} face-down talon cards are too many to solve each world "
+                f"in time (at most {SOLVABLE_TALON.get(view.variant.deck_size)})"
+            )
+        start = time.perf_counter()
+        info = infer(view)
+        # A fresh stream per decision: the same bot, seed and decision number
+        # sample the same worlds, whatever happened in other games.
+        rng = SplitMix64(derive_seed(self._seed, self._decisions))
+        self._decisions += 1
+        totals = dict.fromkeys(legal, 0.0)
+        b = self.budget
+        n = count_worlds(info)
+        exhaustive = n <= max(b.exhaustive, 1)
+        if exhaustive:
+            # Shuffled, so that a time cap cuts a uniform sample without
+            # replacement rather than a biased prefix of the enumeration.
+            worlds = list(enumerate_worlds(info))
+            rng.shuffle(worlds)
+        else:
+            worlds = [sample_world(info, rng) for _ in range(b.worlds)]
+        solved = 0
+        for world in worlds:
+            vals = self._values(world_game(view, world))
+            for a in legal:
+                totals[a] += vals[a]
+            solved += 1
+            if b.seconds is not None and solved >= b.min_worlds and time.perf_counter() - start > b.seconds:
+                break
+        means = {a: totals[a] / solved for a in legal}
+        best = _pick(means, legal, int(view.trump))
+        complete = exhaustive and solved == len(worlds)
+        return Evaluation(means, solved, complete, best, time.perf_counter() - start)
+
+
+def _pick(means: Mapping[Action, float], legal: list[Action], trump: int) -> Action:
+    """The best mean; on a tie prefer going out (it ends the game: no risk
+    hidden in worlds not sampled), then the solver's order among equals (keep
+    the high cards and trumps, close last)."""
+    from bummerl.solver import tie_break_key
+
+    best = max(means.values())
+    tied = [a for a in legal if means[a] >= best - 1e-9]
+    return min(tied, key=lambda a: (a.kind is not ActionKind.DECLARE, tie_break_key(a, trump)))
