@@ -103,6 +103,8 @@ class Action:
             return _BY_TOKEN[token.strip()]
         except KeyError:
             pass
+        except AttributeError:
+            raise RecordError(f"an action token is a string, not {token!r}") from None
         t = token.strip()
         try:
             if t.startswith("marry:"):

@@ -342,7 +342,10 @@ class Game:
 
     # ------------------------------------------------------------ generation
     def legal_actions(self) -> list[Action]:
-        """The legal actions of :attr:`to_move` (empty once the game is over)."""
+        """The legal actions of :attr:`to_move` (empty once the game is over).
+
+        The list is the caller's own: changing it does not touch the game.
+        """
         legal = self._legal
         if legal is None:
             if self.result is not None:
@@ -365,7 +368,8 @@ class Game:
                     strict = self.closed_by is not None or not self.talon
                     legal = follow_actions(self.hands[p], lead, self.trump, strict)
             self._legal = legal
-        return legal
+        # A copy: the cache must survive callers that pop from or sort the list.
+        return legal[:]
 
     # ---------------------------------------------------------- generic triple
     def can_apply(self, action: Action) -> bool:
@@ -381,7 +385,10 @@ class Game:
         """Do ``action`` (an :class:`Action` or its token) or raise without change."""
         if isinstance(action, str):
             action = Action.parse(action)
-        kind = action.kind
+        try:
+            kind = action.kind
+        except AttributeError:
+            raise BummerlError(f"not an action: {action!r} (use an Action or its token)") from None
         p = self.to_move
         legal = self._legal
         if legal is not None:

@@ -27,8 +27,13 @@ __all__ = ["MESSAGES", "Messages"]
 MESSAGES: dict[str, tuple[str, str]] = {
     # --- match and game headers
     "welcome": (
-        "Bummerl: {variant} gegen den Computer ({bot}). Seed {seed}.",
-        "Bummerl: {variant} against the computer ({bot}). Seed {seed}.",
+        "Bummerl: {variant} gegen den Computer ({bot}).",
+        "Bummerl: {variant} against the computer ({bot}).",
+    ),
+    # The seed deals every card of the match: shown only once the match is over or abandoned.
+    "seed_note": (
+        "Seed {seed}: mit --seed {seed} werden dieselben Karten noch einmal gegeben.",
+        "Seed {seed}: --seed {seed} deals the same cards again.",
     ),
     "goal_bummerl": (
         "Gespielt wird ein Bummerl: beide beginnen bei 7, wer zuerst 0 erreicht, gewinnt.",

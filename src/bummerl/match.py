@@ -329,6 +329,8 @@ class Session:
         **options: Any,
     ) -> None:
         self.variant = find_variant(variant, **options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BummerlError(f"a session seed must be an integer, not {seed!r}")
         self.seed = seed
         self.target = target
         self.matches: list[Match] = []

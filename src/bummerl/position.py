@@ -27,6 +27,17 @@ marriages   announced marriages in order as player digit plus suit letter
 Game points already won are not part of a position (it describes one game);
 neither is the order of the finished tricks (like FEN, a position has no history).
 
+Reading refuses, with :class:`~bummerl.errors.PositionError` naming the fact,
+what no game can reach: a card missing or twice, hand sizes that do not fit the
+talon, a closed talon with fewer than two face-down cards, a closed field the
+trick piles contradict, a marriage whose cards the other player holds, a ``!``
+on a card nobody was shown, a first trick not led by Vorhand.
+
+>>> game_from_position("schnapsen 1 1 Th AdJdKcJhJc/TcJsKdAhKs KhQsQdTsTdAcQhAsQc - - -/- -")
+Traceback (most recent call last):
+...
+bummerl.errors.PositionError: before the first trick Vorhand (seat 0) leads, not seat 1
+
 >>> from bummerl.game import Game
 >>> game = Game.deal("schnapsen", seed=3)
 >>> text = position_of(game)
@@ -38,10 +49,10 @@ True
 
 from __future__ import annotations
 
-from bummerl.cards import Card, Suit, deck, format_cards, parse_cards
+from bummerl.cards import Card, Rank, Suit, deck, format_cards, parse_cards
 from bummerl.errors import PositionError
 from bummerl.game import Game
-from bummerl.variants import find_variant
+from bummerl.variants import TwoPlayerVariant, find_variant
 
 __all__ = ["game_from_position", "position_of"]
 
@@ -68,6 +79,8 @@ def position_of(game: Game) -> str:
 
 def game_from_position(text: str) -> Game:
     """Set up a game from its one-line position; raises :class:`PositionError`."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is one line of text, not {type(text).__name__}")
     fields = text.split()
     if len(fields) != 10:
         raise PositionError(f"a position has 10 fields, got {len(fields)}: {text!r}")
@@ -82,7 +95,14 @@ def game_from_position(text: str) -> Game:
 def _parse(fields: list[str]) -> Game:
     vtext, dealer_t, to_move_t, trump_t, hands_t, talon_t, closed_t, lead_t, won_t, marr_t = fields
     name, _, opt_text = vtext.partition(":")
-    options = dict(item.split("=", 1) for item in opt_text.split(",") if item) if opt_text else {}
+    options: dict[str, str] = {}
+    for item in opt_text.split(",") if opt_text else ():
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise PositionError(f"variant options are written name=value, separated by commas, not {item!r}")
+        if key in options:
+            raise PositionError(f"variant option {key} is given twice")
+        options[key] = value
     variant = find_variant(name)
     variant = variant.with_options(**options)
     dealer, to_move = _seat(dealer_t, "dealer"), _seat(to_move_t, "to_move")
@@ -100,6 +120,8 @@ def _parse(fields: list[str]) -> Game:
         if part == "-":
             continue
         for token in part.replace("!", "! ").split():
+            if token == "!":
+                raise PositionError(f"'!' marks the card before it as shown; none precedes it in {part!r}")
             shown = token.endswith("!")
             for card in parse_cards(token.rstrip("!")):
                 hands[p].append(card)
@@ -145,6 +167,8 @@ def _parse(fields: list[str]) -> Game:
         raise PositionError("the trump card lies under the talon exactly while face-down cards remain")
     if len({s for _, s in marriages}) != len(marriages):
         raise PositionError("a suit's marriage can be announced only once")
+    closed = _closed(closed_t)
+    _check_reachable(variant, dealer, to_move, trump, trump_card, hands, known, talon, lead, won, marriages, closed)
 
     g = object.__new__(Game)
     g.variant = variant
@@ -154,15 +178,7 @@ def _parse(fields: list[str]) -> Game:
     g.talon = talon
     g.trump = trump
     g.trump_card = trump_card
-    if closed_t == "-":
-        g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = None, 0, False
-    else:
-        parts = closed_t.split(":")
-        if len(parts) != 3 or parts[2] not in ("0", "1") or not parts[1].isdigit():
-            raise PositionError(f"closed field needs 'closer:augen:had_trick', got {closed_t!r}")
-        g.closed_by = _seat(parts[0], "closer")
-        g.closed_opponent_augen = int(parts[1])
-        g.closed_opponent_had_trick = parts[2] == "1"
+    g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = closed or (None, 0, False)
     # A position has no trick history: closing counts as before the first listed trick.
     g.closed_at_trick = None if g.closed_by is None else 0
     g.to_move = to_move
@@ -182,6 +198,103 @@ def _parse(fields: list[str]) -> Game:
     g.first_lead_done = bool(won[0] or won[1] or lead)
     g._legal = None
     return g
+
+
+def _closed(text: str) -> tuple[int, int, bool] | None:
+    """The closed field: ``None`` or ``(closer, opponent_augen, opponent_had_trick)``."""
+    if text == "-":
+        return None
+    parts = text.split(":")
+    # isascii(): str.isdigit() also accepts other scripts' digits and superscripts.
+    if len(parts) != 3 or parts[2] not in ("0", "1") or not (parts[1].isascii() and parts[1].isdigit()):
+        raise PositionError(f"closed field needs 'closer:augen:had_trick', got {text!r}")
+    if len(parts[1]) > 3:
+        raise PositionError(f"closed field: {parts[1][:12]}... Augen are more than a game holds")
+    return _seat(parts[0], "closer"), int(parts[1]), parts[2] == "1"
+
+
+def _check_reachable(
+    variant: TwoPlayerVariant,
+    dealer: int,
+    to_move: int,
+    trump: Suit,
+    trump_card: Card | None,
+    hands: list[list[Card]],
+    known: list[set[Card]],
+    talon: list[Card],
+    lead: Card | None,
+    won: list[list[Card]],
+    marriages: list[tuple[int, Suit]],
+    closed: tuple[int, int, bool] | None,
+) -> None:
+    """Reject what no game can reach; the card counts are checked already.
+
+    Facts of every deal used here: the talon starts odd (the pack minus two
+    hands minus the trump card) and loses two cards a trick while open, so an
+    open talon means full hands; closing needs two face-down cards (RULES.md);
+    a marriage leads one of its cards (seeds/000: "Besitzt ein Spieler König
+    und Dame ... ausspielt"), the other stays shown; Augen never go down.
+    """
+    leader = 1 - to_move if lead is not None else to_move
+    tricks = [len(won[0]) // 2, len(won[1]) // 2]
+    start_talon = variant.deck_size - 2 * variant.hand_size - 1
+    if talon and (len(talon) > start_talon or (start_talon - len(talon)) % 2):
+        raise PositionError(
+            f"a {variant.title} talon starts with {start_talon} cards and loses two a trick: {len(talon)} is impossible"
+        )
+    if talon and closed is None and len(hands[1 - leader]) != variant.hand_size:
+        raise PositionError(f"while the talon is open both hands are refilled to {variant.hand_size} cards")
+    if not any(tricks) and (leader != 1 - dealer):
+        raise PositionError(f"before the first trick Vorhand (seat {1 - dealer}) leads, not seat {leader}")
+    if closed is not None:
+        closer, opp_augen, opp_had_trick = closed
+        opp = 1 - closer
+        if len(talon) < 2:
+            raise PositionError(f"closed with {len(talon)} face-down card(s): closing needs two above the trump card")
+        if opp_had_trick and not tricks[opp]:
+            raise PositionError(f"closed field says seat {opp} had a trick at closing, but it has none")
+        if opp_had_trick and len(talon) == start_talon:
+            raise PositionError(f"closed field says seat {opp} had a trick, but the talon was closed before any trick")
+        if not opp_had_trick and opp_augen:
+            raise PositionError(f"closed field: seat {opp} had no trick at closing, so 0 Augen, not {opp_augen}")
+        if opp_augen > _augen(opp, trump, won, marriages):
+            raise PositionError(f"closed field: seat {opp} had {opp_augen} Augen at closing, more than now")
+        if variant.close_needs_trick and not tricks[closer]:
+            raise PositionError(f"{variant.title}: seat {closer} closed without a trick")
+    played = set(won[0]) | set(won[1]) | ({lead} if lead is not None else set())
+    for p, suit in marriages:
+        if not variant.marriages:
+            raise PositionError(f"{variant.title} is played without marriages")
+        pair = (Card(suit, Rank.KING), Card(suit, Rank.OBER))
+        if not all(c in played or c in hands[p] for c in pair) or not any(c in played for c in pair):
+            raise PositionError(
+                f"seat {p} announced the marriage in {suit.name.title()}: it led {pair[0].code} or"
+                f" {pair[1].code} and holds or has played the other"
+            )
+        if any(c in hands[p] and c not in known[p] for c in pair):
+            raise PositionError(f"seat {p}'s marriage card in hand is shown: mark it with '!'")
+        if not tricks[p] and not variant.marriage_before_trick:
+            raise PositionError(f"{variant.title}: seat {p} announced a marriage without a trick")
+    # Once the talon is exhausted every card is known by elimination, marked or not.
+    for p in (0, 1) if talon else ():
+        shown = {c for s_p, s in marriages if s_p == p for c in (Card(s, Rank.KING), Card(s, Rank.OBER))}
+        for card in known[p]:
+            if card.suit != trump and card not in shown:
+                raise PositionError(
+                    f"{card.code}! in seat {p}'s hand: only marriage cards and trumps taken from the talon are shown"
+                )
+    if variant.auto_declare:
+        for p in (0, 1):
+            if tricks[p] and _augen(p, trump, won, marriages) >= variant.target:
+                raise PositionError(f"with auto_declare seat {p}'s 66 would have ended the game")
+
+
+def _augen(p: int, trump: Suit, won: list[list[Card]], marriages: list[tuple[int, Suit]]) -> int:
+    """Counted Augen of seat ``p``: tricks, plus marriages once a trick is won."""
+    augen = sum(c.augen for c in won[p])
+    if won[p]:
+        augen += sum(40 if s == trump else 20 for q, s in marriages if q == p)
+    return augen
 
 
 def _hand(cards: list[Card], known: set[Card]) -> str:

@@ -53,7 +53,7 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any, Generic, Literal, TypeVar, overload
+from typing import IO, TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, overload
 
 from bummerl.actions import Action
 from bummerl.cards import Card, format_cards, parse_cards
@@ -62,6 +62,9 @@ from bummerl.game import Game
 from bummerl.match import Match
 from bummerl.rng import derive_seed
 from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, find_variant
+
+if TYPE_CHECKING:
+    from bummerl.table.record import TableGameRecord
 
 __all__ = [
     "GameBuilder",
@@ -114,7 +117,10 @@ DEFAULT_TAGS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Seat0": "?", "
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
-_SCORE = re.compile(r"(\d+)-(\d+)\Z")
+_SCORE = re.compile(r"([0-9]+)-([0-9]+)\Z")
+#: A result token ending the movetext: two seats' points, or three or four (table games).
+_RESULT_TOKEN = re.compile(r"[0-9]+(?:-[0-9]+)+\Z")
+_INTEGER = re.compile(r"-?[0-9]+\Z")
 _WIDTH = 79
 _JSON_FORMAT = "bummerl-record"
 
@@ -222,8 +228,10 @@ class GameRecord:
     def loads(cls, text: str, format: Format | None = None) -> GameRecord:
         """Read exactly one game record."""
         record = loads(text, format)
-        if not isinstance(record, GameRecord):
+        if isinstance(record, MatchRecord):
             raise RecordError(f"expected one game, found a match of {len(record.games)} games")
+        if not isinstance(record, GameRecord):
+            raise RecordError(f"expected a two-player game, found a {record.variant.title} game")
         return record
 
 
@@ -316,7 +324,10 @@ class MatchRecord:
         return record
 
 
-Record = GameRecord | MatchRecord
+#: What the readers return and the writers take: a two-player game, a match, or a
+#: three- or four-player game (:class:`bummerl.table.record.TableGameRecord`,
+#: chosen by the ``Variant`` tag).
+Record: TypeAlias = "GameRecord | MatchRecord | TableGameRecord"
 
 
 def _replay_match_game(match: Match, rec: GameRecord, number: int, seed: int | None) -> None:
@@ -428,13 +439,22 @@ def _result_token(result: GameResult | None) -> str:
 
 
 def _int_tag(name: str, text: str) -> int:
+    # ASCII digits only: int() also takes "+5", "0_5" and other scripts' digits,
+    # which would make two spellings of one seed.
     try:
+        if not _INTEGER.match(text):
+            raise ValueError
         value = int(text, 10)
-    except ValueError:
-        raise RecordError(f"{name} tag must be an integer, not {text!r}") from None
-    if value < 0:
-        raise RecordError(f"{name} tag must not be negative: {text!r}")
+    except ValueError:  # also Python's limit on the digits of an int
+        raise RecordError(f"{name} tag must be an integer, not {_clip(text)!r}") from None
+    # Negative seeds are seeds too (the generator takes them modulo 2**64); a
+    # negative Target is refused by the Match it is given to.
     return value
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for an error message (hostile input can be huge)."""
+    return text if len(text) <= width else text[:width] + "..."
 
 
 def _pair(values: tuple[int, int]) -> str:
@@ -465,6 +485,8 @@ def _parse_options(text: str) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise RecordError(f"Options are name=value pairs separated by commas, not {text!r}")
+        if key.strip() in options:
+            raise RecordError(f"option {key.strip()} is given twice in {text!r}")
         options[key.strip()] = value.strip()
     return options
 
@@ -648,6 +670,78 @@ class GameBuilder(Visitor[GameRecord]):
         return self._record
 
 
+class _AnyGameBuilder(Visitor[Any]):
+    """Builds a two-player :class:`GameRecord` or a :class:`~bummerl.table.record.TableGameRecord`:
+    the ``Variant`` tag decides.  Until it comes, each tag goes to both builders,
+    so that an error common to both points at its own line."""
+
+    def begin_game(self) -> None:
+        from bummerl.table.record import TableGameBuilder
+
+        self._inner: Visitor[Any] | None = None
+        self._both: list[Visitor[Any]] = [GameBuilder(), TableGameBuilder()]
+        self._errors: list[RecordError | None] = [None, None]
+        for builder in self._both:
+            builder.begin_game()
+
+    def _choose(self, table: bool) -> Visitor[Any]:
+        i = 1 if table else 0
+        error = self._errors[i]
+        if error is not None:
+            raise error
+        self._inner = self._both[i]
+        return self._inner
+
+    def visit_tag(self, name: str, value: str) -> None:
+        if self._inner is not None:
+            self._inner.visit_tag(name, value)
+            return
+        if name == "Variant":
+            from bummerl.table.record import is_table_variant_name
+
+            self._choose(is_table_variant_name(value)).visit_tag(name, value)
+            return
+        errors: list[RecordError] = []
+        for i, builder in enumerate(self._both):
+            if self._errors[i] is not None:
+                continue
+            try:
+                builder.visit_tag(name, value)
+            except RecordError as exc:
+                self._errors[i] = exc
+                errors.append(exc)
+        if len(errors) == 2 or (errors and None not in self._errors):
+            raise errors[0]
+
+    def end_tags(self) -> bool:
+        inner = self._inner if self._inner is not None else self._choose(False)
+        return inner.end_tags()
+
+    def visit_deal(self, cards: str) -> None:
+        assert self._inner is not None
+        self._inner.visit_deal(cards)
+
+    def visit_action(self, number: int, token: str) -> None:
+        assert self._inner is not None
+        self._inner.visit_action(number, token)
+
+    def visit_comment(self, text: str) -> None:
+        assert self._inner is not None
+        self._inner.visit_comment(text)
+
+    def visit_result(self, token: str) -> None:
+        assert self._inner is not None
+        self._inner.visit_result(token)
+
+    def end_game(self) -> None:
+        assert self._inner is not None
+        self._inner.end_game()
+
+    def result(self) -> Any:
+        assert self._inner is not None
+        return self._inner.result()
+
+
 class TagScanner(Visitor[dict[str, str]]):
     """Collects a game's tags and skips its movetext: a fast index of a large file.
 
@@ -685,7 +779,13 @@ class _Lines:
                 line = next(self._it)
             except StopIteration:
                 return None
+            except UnicodeDecodeError as exc:
+                # Files are decoded in blocks: the bad byte is somewhere after this line.
+                raise RecordError(f"after line {self.number}: the file is not UTF-8 text ({exc.reason})") from None
         self.number += 1
+        if self.number == 1:
+            # A byte order mark, as some editors write one at the start of a UTF-8 file.
+            line = line.removeprefix("\ufeff")
         return line.rstrip("\r\n")
 
     def push_back(self, line: str) -> None:
@@ -738,12 +838,16 @@ def _parse_game(lines: _Lines, visitor: Visitor[Any]) -> bool:
         return False
     start = lines.number
     if not line.lstrip().startswith("["):
-        raise RecordError(f'line {lines.number}: expected a tag pair [Name "value"] to start a game, got {line!r}')
+        raise RecordError(
+            f'line {lines.number}: expected a tag pair [Name "value"] to start a game, got {_clip(line)!r}'
+        )
     _call(lines.number, visitor.begin_game)
     while line is not None and line.lstrip().startswith("["):
         m = _TAG_LINE.match(line.strip())
         if m is None:
-            raise RecordError(f'line {lines.number}: malformed tag pair {line.strip()!r}; expected [Name "value"]')
+            raise RecordError(
+                f'line {lines.number}: malformed tag pair {_clip(line.strip())!r}; expected [Name "value"]'
+            )
         _call(lines.number, visitor.visit_tag, m.group(1), _unescape(m.group(2)))
         line = lines.next()
     visit = _call(lines.number, visitor.end_tags)
@@ -773,10 +877,10 @@ def _parse_game(lines: _Lines, visitor: Visitor[Any]) -> bool:
             while end < len(line) and not line[end].isspace() and line[end] != "{":
                 end += 1
             token, pos = line[pos:end], end
-            if token == "*" or _SCORE.match(token):
+            if token == "*" or _RESULT_TOKEN.match(token):
                 rest = line[pos:].strip()
                 if rest:
-                    raise RecordError(f"line {here}: text after the result token {token!r}: {rest!r}")
+                    raise RecordError(f"line {here}: text after the result token {token!r}: {_clip(rest)!r}")
                 if not dealt:
                     raise RecordError(f"line {here}: the deal is missing: the movetext must start with deal:<cards>")
                 if visit:
@@ -868,7 +972,12 @@ def _game_from_obj(obj: Any) -> GameRecord:
         raise RecordError("'actions' must be a list of action tokens")
     comments = obj.get("comments", [])
     if not isinstance(comments, list) or not all(
-        isinstance(c, list) and len(c) == 2 and isinstance(c[0], int) and isinstance(c[1], str) for c in comments
+        isinstance(c, list)
+        and len(c) == 2
+        and isinstance(c[0], int)
+        and not isinstance(c[0], bool)
+        and isinstance(c[1], str)
+        for c in comments
     ):
         raise RecordError("'comments' must be a list of [after, text] pairs")
     _check_seed(variant, deck, dealer, tags.get("Seed"))
@@ -929,6 +1038,8 @@ def _score_list(obj: dict[str, Any], key: str) -> list[int]:
 def _record_obj(record: Record) -> dict[str, Any]:
     if isinstance(record, GameRecord):
         return _game_obj(record)
+    if not isinstance(record, MatchRecord):
+        return record.to_json()
     return {"format": _JSON_FORMAT, "type": "match", "games": [_game_obj(g) for g in record.games]}
 
 
@@ -937,6 +1048,10 @@ def _record_from_obj(obj: Any) -> Record:
         raise RecordError(f"a JSON record is an object, not {type(obj).__name__}")
     kind = obj.get("type", "game")
     if kind == "game":
+        from bummerl.table.record import TableGameRecord, is_table_variant_name
+
+        if is_table_variant_name(obj.get("variant")):
+            return TableGameRecord.from_json(obj)
         return _game_from_obj(obj)
     if kind != "match":
         raise RecordError(f"unknown JSON record type {kind!r}; expected 'game' or 'match'")
@@ -958,7 +1073,7 @@ def _record_from_obj(obj: Any) -> Record:
 def _json_loads(text: str, where: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # JSONDecodeError, and integers too long to convert
         raise RecordError(f"{where}malformed JSON: {exc}") from None
     except RecursionError:
         raise RecordError(f"{where}malformed JSON: nested too deeply") from None
@@ -977,6 +1092,8 @@ def dumps(record: Record, format: Format = "text") -> str:
         raise ValueError(f"format must be 'text' or 'json', not {format!r}")
     if isinstance(record, GameRecord):
         return _game_text(record)
+    if not isinstance(record, MatchRecord):
+        return record.dumps("text")
     return "\n".join(_game_text(g) for g in record.games)
 
 
@@ -1007,12 +1124,16 @@ def load(fp: IO[str], format: Format | None = None) -> Record:
 
 def loads_all(text: str, format: Format | None = None) -> list[Record]:
     """Every record in ``text`` (games and matches)."""
+    if not isinstance(text, str):
+        # Usually bytes from a file opened in binary mode: say so instead of failing deep inside.
+        raise RecordError(f"a record is text (str), not {type(text).__name__}; decode it (UTF-8) first")
+    text = text.removeprefix("\ufeff")
     if (format or _detect(text)) == "json" and not _is_json_lines(text):
         return [_record_from_obj(_json_loads(text, ""))]
     return list(iter_records(io.StringIO(text), format))
 
 
-def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord]:
+def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord | TableGameRecord]:
     """Each game in ``fp``, read and replayed one at a time (a match's games one by one)."""
     lines = _Lines(fp)
     if format is None:
@@ -1028,18 +1149,17 @@ def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord
                 record = _record_from_obj(_json_loads(line, ""))
             except RecordError as exc:
                 raise RecordError(f"line {lines.number}: {exc}") from None
-            if isinstance(record, GameRecord):
-                yield record
-            else:
+            if isinstance(record, MatchRecord):
                 yield from record.games
+            else:
+                yield record
         return
     if format != "text":
         raise ValueError(f"format must be 'text' or 'json', not {format!r}")
     while True:
-        game = read_game(lines)
+        game = read_game(lines, _AnyGameBuilder())
         if game is None:
             return
-        assert isinstance(game, GameRecord)
         yield game
 
 
@@ -1056,10 +1176,11 @@ def iter_records(fp: IO[str], format: Format | None = None) -> Iterator[Record]:
         return record
 
     for game in iter_games(fp, format):
-        ident = game.tags.get("Match")
+        # Table games are single games (their matches have no record form yet).
+        ident = game.tags.get("Match") if isinstance(game, GameRecord) else None
         if pending and ident != pending[0].tags.get("Match"):
             yield flush()
-        if ident is None:
+        if ident is None or not isinstance(game, GameRecord):
             yield game
         else:
             pending.append(game)

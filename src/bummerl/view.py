@@ -110,7 +110,7 @@ class PlayerView:
 
 def player_view(game: Game, player: int) -> PlayerView:
     """Build ``player``'s view of ``game``."""
-    if player not in (0, 1):
+    if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be seat 0 or 1, not {player!r}")
     opp = 1 - player
     known = set(game.known[opp])

@@ -133,7 +133,8 @@ class PlaySession:
     def run(self) -> int:
         """Play the match to its end; 0 when it ended or the player quit, 1 when input ran out."""
         say, m = self.console.say, self.msgs
-        say(m("welcome", variant=self.variant.title, bot=self.bot.name, seed=self.seed))
+        # No seed here: it deals every card of the match (talon and the bot's hands included).
+        say(m("welcome", variant=self.variant.title, bot=self.bot.name))
         if self.match.kind == "marken":
             say(m("goal_marken", target=self.match.target))
         else:
@@ -153,12 +154,14 @@ class PlaySession:
         except QuitGame as stop:
             return self._stop(stop.eof)
         self._show_match_end()
+        say(m("seed_note", seed=self.seed))
         if self.record_path:
             self._save(self.record_path)
         return 0
 
     def _stop(self, eof: bool) -> int:
         m = self.msgs
+        self.console.say(m("seed_note", seed=self.seed))
         if eof:
             self.console.say(m("eof"))
             if self.record_path:
@@ -368,12 +371,22 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the match seed (default: a random one, shown)")
     parser.add_argument("--auto-declare", action="store_true", help="66 ends a game by itself (for beginners)")
     parser.add_argument("--record", metavar="FILE", default=None, help="save the match record to FILE")
+    from bummerl.commands.play_table import add_table_arguments
+
+    add_table_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the match that ``args`` describe."""
-    from bummerl.commands import variant_from_args
+    from bummerl.commands import any_variant_from_args, variant_from_args
+    from bummerl.variants import TableVariant
 
+    table_variant = any_variant_from_args(args)
+    if isinstance(table_variant, TableVariant):
+        # Bauernschnapsen, Dreierschnapsen: you in one seat, bots in the others.
+        from bummerl.commands.play_table import run_table
+
+        return run_table(args, table_variant)
     extra = {"auto_declare": True} if args.auto_declare else {}
     variant = variant_from_args(args, **extra)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")

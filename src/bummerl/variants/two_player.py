@@ -168,6 +168,24 @@ class TwoPlayerVariant:
             raise UnknownVariantError(
                 f"last_trick_scoring must be 'one' or 'augen', not {self.last_trick_scoring!r}"
             )
+        # A variant built by hand (dataclasses.replace) must still describe a deal the
+        # engine can play: say what is wrong here, not deep inside a game.
+        if self.deck_size not in (20, 24, 32):
+            raise UnknownVariantError(f"{self.name}: deck_size must be 20, 24 or 32, not {self.deck_size!r}")
+        got = {who: sum(n for w, n in self.deal if w == who) for who in "vdt"}
+        if {w for w, _ in self.deal} - set("vdt") or got != {"v": self.hand_size, "d": self.hand_size, "t": 1}:
+            raise UnknownVariantError(
+                f"{self.name}: deal must give 'v' and 'd' {self.hand_size} cards each and turn one 't' card,"
+                f" not {self.deal!r}"
+            )
+        if 2 * self.hand_size + 1 > self.deck_size:
+            raise UnknownVariantError(f"{self.name}: two hands of {self.hand_size} do not fit {self.deck_size} cards")
+        if self.undeclared_end not in ("last_trick", "sixty_six"):
+            raise UnknownVariantError(
+                f"{self.name}: undeclared_end must be 'last_trick' or 'sixty_six', not {self.undeclared_end!r}"
+            )
+        if self.match_kind not in ("bummerl", "marken"):
+            raise UnknownVariantError(f"{self.name}: match_kind must be 'bummerl' or 'marken', not {self.match_kind!r}")
 
     # ---- options ----
     def with_options(self, **options: Any) -> TwoPlayerVariant:
