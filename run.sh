@@ -4,8 +4,9 @@
 #   ./run.sh play   set up and play in the terminal instead
 #   ./run.sh test   set up and run every check: ruff, mypy --strict, pytest (browser tests included)
 # Everything Python is installed into .venv next to this script; a second run reuses it.
-# The browser tests drive Debian's Chromium (/usr/bin/chromium); `test` installs it with apt-get when it is missing
-# and we are root (as in CI). Playwright's own browser download is never used.
+# The browser tests drive Debian's Chromium (/usr/bin/chromium) and the PostgreSQL tests start a throwaway cluster
+# of Debian's postgresql; `test` installs both with apt-get when they are missing and we are root (as in CI).
+# Playwright's own browser download is never used.
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -19,7 +20,7 @@ setup() {
   local stamp="$VENV/.bummerl-installed"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "${1:-}" = force ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser]"
+    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser,postgres]"
     touch "$stamp"
   fi
 }
@@ -37,9 +38,14 @@ case "$cmd" in
     ;;
   test)
     setup
-    if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-      echo "== installing Debian's chromium for the browser tests"
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    # System packages the tests use: Debian's chromium (browser tests) and PostgreSQL (a throwaway cluster for
+    # the PostgreSQL storage tests). Installed only when missing and when we may (root with apt-get).
+    need=""
+    [ -x /usr/bin/chromium ] || need="$need chromium"
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+    if [ -n "$need" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "== installing Debian packages:$need"
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
     fi
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench
     echo "== mypy --strict"; "$VENV/bin/mypy"

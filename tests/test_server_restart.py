@@ -3,7 +3,6 @@ starts again"): stop the app mid-game, start a new app on the same database, go 
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import warnings
 from pathlib import Path
@@ -12,6 +11,8 @@ from typing import Any
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
+
+from sqlalchemy import create_engine, text
 
 from bummerl.bots import RandomBot, register_bot
 from bummerl.match import Session
@@ -37,7 +38,11 @@ def my_turn(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_game_goes_on_after_a_restart_from_the_same_position(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    play_on_after_a_restart(f"sqlite:///{tmp_path / 'games.db'}")
+
+
+def play_on_after_a_restart(url: str) -> None:
+    """Play three moves, stop the app, start a new one on ``url``: the same position, then play to the end."""
     with TestClient(create_app(url, config=CONFIG)) as client:
         table = client.post("/api/tables", json={"opponent": "random", "name": "Anna", "seed": 8}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
@@ -86,8 +91,12 @@ register_bot("held-test", _HeldBot, "test bot that waits for a signal")
 
 
 def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path) -> None:
+    bot_resumes_after_a_restart(f"sqlite:///{tmp_path / 'games.db'}")
+
+
+def bot_resumes_after_a_restart(url: str) -> None:
+    """Stop the app while the bot holds its first move; the new app on ``url`` lets the bot play it."""
     seed = next(s for s in range(100) if Session("schnapsen", s).new_match().next_dealer == 0)  # the bot leads
-    url = f"sqlite:///{tmp_path / 'games.db'}"
     _HeldBot.release.clear()
     with TestClient(create_app(url, config=CONFIG)) as client:
         table = client.post("/api/tables", json={"opponent": "held-test", "seed": seed}).json()
@@ -102,7 +111,11 @@ def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path) -> None
 
 def test_a_game_whose_result_was_not_stored_is_finished_on_restart(tmp_path: Path) -> None:
     """The last action is stored before the result: a stop in between is repaired when the table loads."""
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    finish_on_restart(f"sqlite:///{tmp_path / 'games.db'}")
+
+
+def finish_on_restart(url: str) -> None:
+    """Play a game to the end, forget its result in the database on ``url``: a new app finishes it again."""
     with TestClient(create_app(url, config=CONFIG)) as client:
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
@@ -112,8 +125,13 @@ def test_a_game_whose_result_was_not_stored_is_finished_on_restart(tmp_path: Pat
                     ws.send_json({"type": "action", "action": state["legal"][0]})
                 state = ws.receive_json()
         game_id = state["game_over"]["game_id"]
-    with sqlite3.connect(tmp_path / "games.db") as db:
-        db.execute("UPDATE bummerl_games SET finished = 0, result = NULL, record = NULL WHERE id = ?", (game_id,))
+    engine = create_engine(url)
+    with engine.begin() as db:
+        db.execute(
+            text("UPDATE bummerl_games SET finished = false, result = NULL, record = NULL WHERE id = :id"),
+            {"id": game_id},
+        )
+    engine.dispose()
     with TestClient(create_app(url, config=CONFIG)) as client:
         with client.websocket_connect(table["ws_url"]) as ws:
             again = hello(ws, table["token"])

@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -55,6 +55,7 @@ __all__ = [
     "Repository",
     "StorageError",
     "TableData",
+    "database_url",
     "hash_token",
     "now",
 ]
@@ -210,6 +211,7 @@ class Repository:
     """All database access of the server; one instance per app."""
 
     def __init__(self, url: str) -> None:
+        url = database_url(url)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             # The app may touch the database from worker threads too.
@@ -217,6 +219,10 @@ class Repository:
             if url in ("sqlite://", "sqlite:///:memory:"):
                 # One shared connection, or every session would see its own empty database.
                 kwargs["poolclass"] = StaticPool
+        else:
+            # A database server drops connections (its restart, idle timeouts, failover): test a pooled
+            # connection before use, or the first action after that would fail.
+            kwargs["pool_pre_ping"] = True
         self.url = url
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
@@ -355,6 +361,9 @@ class Repository:
                 conn.execute(_ACTION_INSERT, {"game_id": game_id, "ply": ply, "token": token, "created_at": now()})
         except IntegrityError:
             raise ActionConflictError(f"game {game_id} already has action {ply + 1}") from None
+        except DBAPIError as exc:
+            # The database is down or refused the row: the caller answers `storage` and the table stays as it was.
+            raise StorageError(f"game {game_id}, action {ply + 1}: {type(exc.orig).__name__}: {exc.orig}") from exc
 
     def finish_game(self, game_id: int, result: dict[str, Any], record: str) -> None:
         """Store a finished game's result and record (its actions are stored already)."""
@@ -431,6 +440,21 @@ class Repository:
         """Forget analyses that a stopped server left ``running``: the next request starts them again."""
         with self._sessions.begin() as s:
             s.execute(update(_GameRow).where(_GameRow.analysis_status == "running").values(analysis_status=None))
+
+
+def database_url(url: str) -> str:
+    """``url`` with libpq's spellings ``postgresql://`` and ``postgres://`` meaning psycopg 3 (the
+    ``postgres`` extra); SQLAlchemy 2.0 would look for psycopg2, and knows no ``postgres``.
+
+    >>> database_url("postgres://anna@db.example/bummerl")
+    'postgresql+psycopg://anna@db.example/bummerl'
+    >>> database_url("sqlite:///games.db"), database_url("postgresql+asyncpg://h/db")
+    ('sqlite:///games.db', 'postgresql+asyncpg://h/db')
+    """
+    scheme = url.partition("://")[0]
+    if scheme in ("postgres", "postgresql"):
+        return "postgresql+psycopg" + url[len(scheme) :]
+    return url
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
