@@ -13,6 +13,12 @@ Usage::
     python bench/strength.py --a expert --b heuristic --deals 40 --unit bummerl --jobs 2
     python bench/strength.py --ladder --deals 200          # each level against the level below
     python bench/strength.py --timing expert --deals 10    # seconds per move (self-play)
+    python bench/strength.py --combine run1.json run2.json # sum `bummerl arena --json` reports
+
+``--combine`` adds up arena reports of the same pairing run with different
+seeds (long measurements in chunks, so a partial run still counts): game
+points, games and Bummerl won with Wilson intervals over all of them, and the
+range of the per-run median times per move (medians do not add up).
 
 Only the public bot API is used (bots see ``game.view(seat)`` only).
 """
@@ -27,7 +33,7 @@ from collections import defaultdict
 from typing import Any
 
 from bummerl.arena import ArenaConfig, run_arena
-from bummerl.stats import ratio_interval
+from bummerl.stats import ratio_interval, wilson_interval
 
 LADDER = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
 
@@ -65,6 +71,49 @@ def timing(bot: str, variant: str, deals: int, seed: int) -> dict[str, Any]:
         "move_seconds_median": (report["a"]["move_seconds_median"] + report["b"]["move_seconds_median"]) / 2,
         "move_seconds_max": max(report["a"]["move_seconds_max"], report["b"]["move_seconds_max"]),
     }
+
+
+def combine(paths: list[str]) -> dict[str, Any]:
+    """Sum arena JSON reports of one pairing (different seeds) into one summary."""
+    reports = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            reports.append(json.load(f))
+    if not reports:
+        raise ValueError("--combine needs at least one report")
+    names = {(r["a"]["name"], r["b"]["name"], r["variant"], r["unit"]) for r in reports}
+    if len(names) != 1:
+        raise ValueError(f"--combine: the reports are of different pairings: {sorted(names)}")
+    out: dict[str, Any] = {
+        "runs": len(reports),
+        "seeds": [r["seed"] for r in reports],
+        "deals": sum(r["deals"] for r in reports),
+        "games": sum(r["games"] for r in reports),
+        "bummerl_played": sum(r.get("bummerl_played", 0) for r in reports),
+    }
+    for side in ("a", "b"):
+        s = {
+            "name": reports[0][side]["name"],
+            "game_points": sum(r[side]["game_points"] for r in reports),
+            "games_won": sum(r[side]["games_won"] for r in reports),
+            "bummerl_won": sum(r[side]["bummerl_won"] for r in reports),
+            "moves": sum(r[side]["moves"] for r in reports),
+            "move_seconds_median_range": [
+                min(r[side]["move_seconds_median"] for r in reports),
+                max(r[side]["move_seconds_median"] for r in reports),
+            ],
+            "move_seconds_max": max(r[side]["move_seconds_max"] for r in reports),
+        }
+        s["ppg"] = s["game_points"] / out["games"]
+        s["games_won_ci95"] = list(wilson_interval(s["games_won"], out["games"]))
+        if out["bummerl_played"]:
+            s["bummerl_won_ci95"] = list(wilson_interval(s["bummerl_won"], out["bummerl_played"]))
+        out[side] = s
+    total = out["a"]["game_points"] + out["b"]["game_points"]
+    out["points_share_a"] = out["a"]["game_points"] / total if total else None
+    if out["bummerl_played"]:
+        out["bummerl_share_a"] = out["a"]["bummerl_won"] / out["bummerl_played"]
+    return out
 
 
 def _fmt_ci(ci: Any) -> str:
@@ -106,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--ladder", action="store_true", help="each level against the level below")
     parser.add_argument("--timing", metavar="BOT", help="only the seconds per move of BOT (self-play, one job)")
+    parser.add_argument("--combine", nargs="+", metavar="REPORT", help="sum `bummerl arena --json` reports")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.combine:
+        print(json.dumps(combine(args.combine), indent=1))
+        return 0
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     started = time.perf_counter()

@@ -80,6 +80,13 @@ class Budget:
     #: enumeration cut short this way is a uniform sample without replacement.
     seconds: float | None = None
     min_worlds: int = 1
+    #: The early decisions weigh most and have the most worlds (a whole-deal
+    #: world costs the most to solve), so while the open talon still holds at
+    #: least ``opening_talon`` face-down cards the time cap is ``seconds *
+    #: opening_factor``.  Few moves of a game are that early, so the median
+    #: time per move hardly moves.
+    opening_factor: float = 1.0
+    opening_talon: int = 7
     #: Playing strength below best: ``0`` plays the best mean; above, the
     #: action is drawn with probability ``exp(mean / temperature)`` (in game
     #: points), so near-equal moves get mixed up and real blunders stay rare.
@@ -92,6 +99,23 @@ class Budget:
             raise ValueError("exhaustive must be >= 0 and min_worlds >= 1")
         if self.temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {self.temperature}")
+        if self.opening_factor <= 0:
+            raise ValueError(f"opening_factor must be positive, not {self.opening_factor}")
+
+    def cap(self, view: PlayerView) -> float | None:
+        """The time cap for a decision in ``view`` (``None``: no cap).
+
+        >>> b = Budget(worlds=8, seconds=0.5, opening_factor=3.0, opening_talon=7)
+        >>> from bummerl.game import Game
+        >>> game = Game.deal("schnapsen", seed=1)
+        >>> b.cap(game.view(game.to_move)), Budget(worlds=8).cap(game.view(game.to_move))
+        (1.5, None)
+        """
+        if self.seconds is None:
+            return None
+        if view.closed_by is None and view.talon_size >= self.opening_talon:
+            return self.seconds * self.opening_factor
+        return self.seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,13 +238,14 @@ class SearchBot:
             rng.shuffle(worlds)
         else:
             worlds = [sample_world(info, rng) for _ in range(b.worlds)]
+        cap = b.cap(view)
         solved = 0
         for world in worlds:
             vals = self._values(world_game(view, world))
             for a in legal:
                 totals[a] += vals[a]
             solved += 1
-            if b.seconds is not None and solved >= b.min_worlds and time.perf_counter() - start > b.seconds:
+            if cap is not None and solved >= b.min_worlds and time.perf_counter() - start > cap:
                 break
         means = {a: totals[a] / solved for a in legal}
         best = _pick(means, legal, int(view.trump))

@@ -1,4 +1,5 @@
-"""Bots for the three- and four-player games: ``random`` and ``heuristic``.
+"""Bots for the three- and four-player games: ``random`` and ``heuristic`` (and, by
+name, ``search`` from :mod:`bummerl.bots.table_search`).
 
 A table bot has a ``name`` and ``choose(view) -> TableAction``; it sees only a
 :class:`~bummerl.table.view.TableView`.  Make one by name with

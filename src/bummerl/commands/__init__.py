@@ -28,9 +28,9 @@ import argparse
 from typing import Any
 
 from bummerl.errors import UnknownVariantError
-from bummerl.variants import TwoPlayerVariant, find_variant
+from bummerl.variants import TableVariant, TwoPlayerVariant, find_any_variant, find_variant
 
-__all__ = ["add_variant_arguments", "parse_option", "variant_from_args"]
+__all__ = ["add_variant_arguments", "any_variant_from_args", "parse_option", "variant_from_args"]
 
 
 def add_variant_arguments(parser: argparse.ArgumentParser, default: str = "schnapsen") -> None:
@@ -39,7 +39,8 @@ def add_variant_arguments(parser: argparse.ArgumentParser, default: str = "schna
         "--variant",
         default=default,
         metavar="NAME",
-        help=f"schnapsen (weich), scharf, 66 (Sechsundsechzig) or schnorps; default {default}",
+        help="schnapsen (weich), scharf, 66 (Sechsundsechzig), schnorps, bauernschnapsen (4 players)"
+        f" or dreierschnapsen (3 players); default {default}",
     )
     parser.add_argument(
         "--option",
@@ -67,3 +68,16 @@ def variant_from_args(args: argparse.Namespace, **extra: Any) -> TwoPlayerVarian
     options: dict[str, Any] = dict(parse_option(o) for o in getattr(args, "option", []) or [])
     options.update(extra)
     return find_variant(args.variant, **options)
+
+
+def any_variant_from_args(args: argparse.Namespace, **extra: Any) -> TwoPlayerVariant | TableVariant:
+    """Like :func:`variant_from_args`, but a three- or four-player variant is found too.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_variant_arguments(parser)
+    >>> any_variant_from_args(parser.parse_args(["--variant", "dreier", "--option", "may_skip_talon=1"])).players
+    3
+    """
+    options: dict[str, Any] = dict(parse_option(o) for o in getattr(args, "option", []) or [])
+    options.update(extra)
+    return find_any_variant(args.variant, **options)

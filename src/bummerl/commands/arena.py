@@ -7,6 +7,8 @@ game with the 95% confidence interval of the difference a - b (paired over the
 deals), and the time per move; --json prints the same as one JSON object.
 A bot is a built-in name or cmd:<command line> for a program speaking the
 bot protocol (docs/protocol.md); a bot that fails forfeits that game only.
+Bauernschnapsen plays each deal with the teams swapped, Dreierschnapsen in six
+seatings (each bot alone in every seat, and twice beside itself).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import sys
 from typing import Any
 
 from bummerl.arena import UNITS, ArenaConfig, format_report, run_arena
-from bummerl.commands import add_variant_arguments, variant_from_args
+from bummerl.commands import add_variant_arguments, any_variant_from_args
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
+from bummerl.variants import TableVariant
 
 __all__ = ["add_parser", "run"]
 
@@ -51,8 +54,11 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play and print; 2 for bad arguments (unknown bot or variant)."""
     try:
+        variant = any_variant_from_args(args)
+        if isinstance(variant, TableVariant):
+            return _run_table(args, variant)
         config = ArenaConfig(
-            variant_from_args(args),
+            variant,
             args.a,
             args.b,
             deals=args.deals,
@@ -77,3 +83,25 @@ def run(args: argparse.Namespace) -> int:
 
 def _progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} deals", end="", file=sys.stderr, flush=True)
+
+
+def _run_table(args: argparse.Namespace, variant: TableVariant) -> int:
+    """Bauernschnapsen, Dreierschnapsen: the seatings of :mod:`bummerl.table_arena`."""
+    from bummerl.table_arena import TableArenaConfig, run_table_arena
+
+    try:
+        config = TableArenaConfig(variant, args.a, args.b, args.deals, args.seed, args.unit, args.jobs)
+    except ValueError as exc:
+        print(f"bummerl arena: error: {exc}", file=sys.stderr)
+        return 2
+    progress = _progress if sys.stderr.isatty() else None
+    report = run_table_arena(config, progress=progress, game_log=args.game_log)
+    if progress is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        seats = report["seatings"]
+        print(format_report(report).replace(" x 2 seats =", f" x {len(seats)} seatings =", 1))
+        print(f"seatings per deal: {' '.join(seats)} (the bot in seat 0 first)")
+    return 0

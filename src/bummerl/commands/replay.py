@@ -30,6 +30,7 @@ from bummerl.cards import FACES, LANGUAGES, Card, sort_hand
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.record import GameRecord, iter_records
+from bummerl.table.record import TableGameRecord
 from bummerl.text import marriage_value, marriage_word, reason_word
 
 __all__ = ["add_parser", "game_lines", "run"]
@@ -142,6 +143,15 @@ def run(args: argparse.Namespace) -> int:
             records = list(iter_records(fp))
     number = 0
     for record in records:
+        if isinstance(record, TableGameRecord):
+            # Bauernschnapsen, Dreierschnapsen: told by the table front end.
+            from bummerl.commands.play_table import table_game_lines
+
+            number += 1
+            if number > 1:
+                print()
+            print("\n".join(table_game_lines(record, number, args.cards, args.lang)))
+            continue
         games = [record] if isinstance(record, GameRecord) else list(record.games)
         for game in games:
             number += 1

@@ -27,7 +27,7 @@ from bummerl.bots import bot_info, make_bot
 from bummerl.errors import BummerlError
 from bummerl.game import Game
 from bummerl.rng import derive_seed
-from bummerl.variants import TwoPlayerVariant
+from bummerl.variants import TableVariant, TwoPlayerVariant
 
 __all__ = ["SelfplayStats", "add_parser", "run", "selfplay"]
 
@@ -126,7 +126,10 @@ def add_parser(subparsers: Any) -> None:
     )
     add_variant_arguments(parser)
     parser.add_argument(
-        "--bots", default="heuristic,random", metavar="A,B", help="two bot names (default heuristic,random)"
+        "--bots",
+        default="heuristic,random",
+        metavar="A,B",
+        help="two bot names (default heuristic,random); table variants: one per seat, or A,B alternating",
     )
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
@@ -135,10 +138,17 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play and print the totals."""
-    from bummerl.commands import variant_from_args
+    from bummerl.commands import any_variant_from_args
 
-    variant = variant_from_args(args)
+    variant = any_variant_from_args(args)
     bots = [b.strip() for b in args.bots.split(",")]
+    if isinstance(variant, TableVariant):
+        # Bauernschnapsen, Dreierschnapsen: one bot per seat, or A,B alternating.
+        from bummerl.table_arena import table_selfplay
+
+        table_stats = table_selfplay(variant, bots, args.games, args.seed)
+        print(json.dumps(table_stats.as_json()) if args.json else table_stats.table())
+        return 0
     stats = selfplay(variant, bots, args.games, args.seed)
     print(json.dumps(stats.as_json()) if args.json else stats.table())
     return 0

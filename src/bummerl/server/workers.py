@@ -46,6 +46,8 @@ def read_game_record(text: str) -> GameRecord:
         if len(record.games) != 1:
             raise RecordError(f"expected one game, found {len(record.games)}")
         return record.games[0]
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"expected a two-player game, found a {record.variant.title} game")
     return record
 
 
