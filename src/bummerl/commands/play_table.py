@@ -56,7 +56,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "en": {
         "seat": "Seat {n}",
         "you": "You",
-        "welcome": "{title}: you are seat {seat}{partner}; bots: {bots}. Match to {target}, seed {seed}.",
+        "welcome": "{title}: you are seat {seat}{partner}; bots: {bots}. Match to {target}.",
         "partner": ", your partner is seat {p}",
         "game": "=== Game {n} · dealer: {dealer} · Vorhand: {vorhand} ===",
         "cut": "{who}: cut (3 + 2).",
@@ -90,7 +90,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "result": "Result: {winners} score {points} ({reason}{mult}).",
         "redeal": "Three Unter: the cards are dealt again.",
         "standing": "Standing: {standing}",
-        "match_over": "Match over: {winners} win(s). Bummerl: {bummerl}.",
+        "match_over": "Match over: {winners} win(s). Bummerl: {bummerl}. Seed: {seed}.",
         "eof": "Input ended.",
         "bye": "Bye.",
         "saved": "Record saved to {path}.",
@@ -100,7 +100,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "de": {
         "seat": "Platz {n}",
         "you": "Du",
-        "welcome": "{title}: Du sitzt auf Platz {seat}{partner}; Bots: {bots}. Partie bis {target}, Seed {seed}.",
+        "welcome": "{title}: Du sitzt auf Platz {seat}{partner}; Bots: {bots}. Partie bis {target}.",
         "partner": ", dein Partner auf Platz {p}",
         "game": "=== Spiel {n} · Geber: {dealer} · Vorhand: {vorhand} ===",
         "cut": "{who}: abheben (3 + 2).",
@@ -134,7 +134,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "result": "Ergebnis: {winners} bekommt/bekommen {points} ({reason}{mult}).",
         "redeal": "Drei Unter: es wird neu gegeben.",
         "standing": "Stand: {standing}",
-        "match_over": "Partie aus: {winners} gewinnt/gewinnen. Bummerl: {bummerl}.",
+        "match_over": "Partie aus: {winners} gewinnt/gewinnen. Bummerl: {bummerl}. Seed: {seed}.",
         "eof": "Eingabe beendet.",
         "bye": "Servus.",
         "saved": "Aufzeichnung gespeichert in {path}.",
@@ -293,7 +293,6 @@ class TablePlaySession:
                 partner=partner,
                 bots=bots,
                 target=self.variant.match_target,
-                seed=self.seed,
             )
         )
         try:
@@ -315,7 +314,8 @@ class TablePlaySession:
         winners = ", ".join(self._unit_name(u) for u in self.match.winners)
         bummerl = ", ".join(f"{self._unit_name(u)} {b}" for u, b in enumerate(self.match.bummerl) if b)
         say()
-        say(w("match_over", winners=winners, bummerl=bummerl or "-"))
+        # The seed deals every card: shown only once the match is over (it would reveal the others' hands).
+        say(w("match_over", winners=winners, bummerl=bummerl or "-", seed=self.seed))
         self._save()
         return 0
 
