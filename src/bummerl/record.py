@@ -52,7 +52,7 @@ import dataclasses
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, overload
 
 from bummerl.actions import Action
@@ -515,19 +515,34 @@ def _unescape(value: str) -> str:
 
 
 def _game_text(record: GameRecord) -> str:
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.all_tags().items()]
+    tokens = [a.token for a in record.actions]
+    return format_movetext(record.all_tags(), record.deck, tokens, record.comments, record.result_token)
+
+
+def format_movetext(
+    tags: Mapping[str, str],
+    deck: Sequence[Card],
+    tokens: Sequence[str],
+    comments: Iterable[tuple[int, str]],
+    result_token: str,
+) -> str:
+    """The text form shared by two-player and table records: tag pairs, a blank line, the deal, the actions.
+
+    ``comments`` are ``(after, text)`` pairs: the comment follows the ``after``-th action (``-1``: before the deal).
+    """
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
     lines.append("")
     notes: dict[int, list[str]] = {}
-    for after, text in record.comments:
+    for after, text in comments:
         notes.setdefault(after, []).append("{" + text + "}")
     # The deal gets a line of its own: it is the chance player's move, and the
     # players' moves below read like a score sheet.
-    lines.append(" ".join([*notes.get(-1, ()), "deal:" + format_cards(record.deck)]))
+    lines.append(" ".join([*notes.get(-1, ()), "deal:" + format_cards(deck)]))
     words = list(notes.get(0, ()))
-    for i, action in enumerate(record.actions, 1):
-        words.append(action.token)
+    for i, token in enumerate(tokens, 1):
+        words.append(token)
         words.extend(notes.get(i, ()))
-    words.append(record.result_token)
+    words.append(result_token)
     line = ""
     for word in words:
         if line and len(line) + 1 + len(word) > _WIDTH:

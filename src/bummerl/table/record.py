@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from bummerl.cards import Card, format_cards, parse_cards
 from bummerl.errors import BummerlError, RecordError
-from bummerl.record import Visitor, _check_tag, _escape, _format_options, _int_tag, _parse_options
+from bummerl.record import Visitor, _check_tag, _format_options, _int_tag, _parse_options, format_movetext
 from bummerl.table.actions import TableAction
 from bummerl.table.game import Table, TableEndReason, TableResult
 from bummerl.variants import TableVariant, find_table_variant
@@ -86,7 +86,6 @@ _TAG_ORDER = (
 )
 _DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??"}
 _RESULT = re.compile(r"\d+(?:-\d+)+\Z")
-_WIDTH = 79
 _JSON_FORMAT = "bummerl-record"
 
 
@@ -420,23 +419,5 @@ def _check_result(table: Table, token: str) -> None:
 
 
 def _text(record: TableGameRecord) -> str:
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.all_tags().items()]
-    lines.append("")
-    notes: dict[int, list[str]] = {}
-    for after, text in record.comments:
-        notes.setdefault(after, []).append("{" + text + "}")
-    lines.append(" ".join([*notes.get(-1, ()), "deal:" + format_cards(record.deck)]))
-    words = list(notes.get(0, ()))
-    for i, action in enumerate(record.actions, 1):
-        words.append(action.token)
-        words.extend(notes.get(i, ()))
-    words.append(record.result_token)
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > _WIDTH:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return "\n".join(lines) + "\n"
+    tokens = [a.token for a in record.actions]
+    return format_movetext(record.all_tags(), record.deck, tokens, record.comments, record.result_token)
