@@ -40,8 +40,9 @@ from bummerl.game import Game
 from bummerl.protocol import variant_to_json
 from bummerl.record import GameRecord, dumps
 from bummerl.server.config import ServerConfig
-from bummerl.server.messages import CreateTable, JoinTable
-from bummerl.server.storage import GameData, Repository, StorageError, TableData
+from bummerl.server.messages import CreateTable, CreateTableGame, JoinTable
+from bummerl.server.storage import TABLE_GAME, GameData, Repository, StorageError, TableData
+from bummerl.server.table_games import LiveTableGame, TableGameManager, TableGameTap, table_variants_json
 from bummerl.server.tables import (
     FRIEND,
     Connection,
@@ -52,6 +53,7 @@ from bummerl.server.tables import (
     make_executor,
 )
 from bummerl.server.workers import analyze_record, read_game_record
+from bummerl.table.record import TableGameRecord
 from bummerl.variants import VARIANTS
 
 __all__ = ["create_app"]
@@ -195,11 +197,13 @@ def create_app(
     *,
     config: ServerConfig | None = None,
     tap: MessageTap | None = None,
+    table_tap: TableGameTap | None = None,
 ) -> FastAPI:
     """The web app over ``database_url`` (default: SQLite in ``data_dir``, default the user's data folder).
 
     ``config`` sets everything else (:class:`ServerConfig`); ``tap`` sees every
-    message sent to a client (tests).  Tables with unfinished games are
+    message sent to a client (tests), ``table_tap`` every message of a three- or
+    four-player table (:mod:`bummerl.server.table_games`).  Tables with unfinished games are
     restored when the app starts (its lifespan), and bots whose turn it is go on.
     """
     cfg = config or ServerConfig()
@@ -211,24 +215,29 @@ def create_app(
     repo = Repository(cfg.resolved_database_url())
     repo.create_schema()
     manager = TableManager(repo, cfg, tap)
+    # The table games share the bot executor of the two-player tables.
+    table_games = TableGameManager(repo, cfg, lambda: manager.executor, table_tap)
     analyses = AnalysisRunner(repo, cfg)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        restored = manager.restore()
+        restored = manager.restore() + table_games.restore()
         if restored:
             log.info("restored %d table(s) with unfinished games", len(restored))
         await manager.warm_up()
         await manager.resume_bots()
+        await table_games.resume_bots()
         try:
             yield
         finally:
+            await table_games.shutdown()
             await manager.shutdown()
             await analyses.shutdown()
             repo.dispose()
 
     app = FastAPI(title="Bummerl", version="1", lifespan=lifespan)
     app.state.manager = manager
+    app.state.table_games = table_games
     app.state.repo = repo
     app.state.config = cfg
 
@@ -244,11 +253,25 @@ def create_app(
             raise _error(404, "unknown_game", f"no game {game_id}")
         return game
 
-    def finished_record(game_id: int) -> tuple[GameData, str]:
+    def finished_record(game_id: int, table_games_too: bool = False) -> tuple[GameData, str]:
         game = stored_game(game_id)
         if not game.finished or game.record is None:
             raise _error(409, "game_running", f"game {game_id} is not over: its cards are secret")
+        if not table_games_too and is_table_game(game_id):
+            raise _error(
+                409, "table_game", f"game {game_id} is a three- or four-player game: only its record is served"
+            )
         return game, game.record
+
+    def is_table_game(game_id: int) -> bool:
+        table = repo.table_of_game(game_id)
+        return table is not None and table.opponent == TABLE_GAME
+
+    async def live_table_game(table_id: str) -> LiveTableGame:
+        try:
+            return await table_games.get(table_id)
+        except StorageError:
+            raise _error(404, "unknown_table", f"no table game {table_id!r}") from None
 
     # ---------------------------------------------------------------- lists
     @app.get("/api/variants")
@@ -285,12 +308,58 @@ def create_app(
     @app.post("/api/join")
     async def post_join(body: JoinTable) -> dict[str, Any]:
         if repo.table_of_code(body.code) is None:
+            if repo.table_seat_of_code(body.code) is not None:
+                return await join_table_game(body)
             raise _error(404, "unknown_code", "no table has this invitation code")
         try:
             table, token = await manager.join(body.code, body.name)
         except StorageError as exc:
             raise _error(409, "seat_taken", str(exc)) from None
         return {"table_id": table.id, "seat": 1, "token": token, "ws_url": f"/ws/tables/{table.id}"}
+
+    # ---------------------------------------------------------- table games
+    @app.get("/api/table-variants")
+    async def get_table_variants() -> dict[str, Any]:
+        return table_variants_json()
+
+    @app.post("/api/table-games", status_code=201)
+    async def post_table_game(body: CreateTableGame, request: Request) -> dict[str, Any]:
+        try:
+            live, token, codes = table_games.create(
+                body.variant, dict(body.options), body.seats, body.bots, body.name, body.seed
+            )
+        except BummerlError as exc:
+            raise _error(400, "bad_table", str(exc)) from None
+        return {
+            "table_id": live.id,
+            "kind": "table_game",
+            "seat": 0,
+            "token": token,
+            "join_codes": {str(seat): code for seat, code in codes.items()},
+            "invite_urls": {str(seat): _invite_url(request, code) for seat, code in codes.items()},
+            "ws_url": f"/ws/table-games/{live.id}",
+        }
+
+    async def join_table_game(body: JoinTable) -> dict[str, Any]:
+        try:
+            live, seat, token = await table_games.join(body.code, body.name)
+        except StorageError as exc:
+            raise _error(409, "seat_taken", str(exc)) from None
+        return {
+            "table_id": live.id,
+            "kind": "table_game",
+            "seat": seat,
+            "token": token,
+            "ws_url": f"/ws/table-games/{live.id}",
+        }
+
+    @app.get("/api/table-games")
+    async def get_table_games() -> list[dict[str, Any]]:
+        return [live.summary() for live in table_games.tables.values()]
+
+    @app.get("/api/table-games/{table_id}")
+    async def get_table_game(table_id: str) -> dict[str, Any]:
+        return (await live_table_game(table_id)).summary()
 
     @app.get("/api/tables")
     async def get_tables() -> list[dict[str, Any]]:
@@ -336,6 +405,11 @@ def create_app(
         table = repo.table_of_game(game_id)
         assert table is not None
         out = _game_summary(game, table)
+        if table.opponent == TABLE_GAME:
+            out.update(kind="table_game", record=game.record if game.finished else None, actions=None)
+            if game.finished:
+                out["actions"] = game.actions
+            return out
         if game.finished and game.record is not None:
             record = read_game_record(game.record)
             dealt = Game.from_deck(record.variant, record.deck, record.dealer)
@@ -351,7 +425,9 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: int, format: str = "text") -> Response:
-        _, text = finished_record(game_id)
+        _, text = finished_record(game_id, table_games_too=True)
+        if format == "json" and is_table_game(game_id):
+            return PlainTextResponse(TableGameRecord.loads(text).dumps("json"), media_type="application/json")
         if format == "json":
             return PlainTextResponse(dumps(read_game_record(text), "json"), media_type="application/json")
         if format != "text":
@@ -412,11 +488,48 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await send_task
 
+    @app.websocket("/ws/table-games/{table_id}")
+    async def table_game_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            live = await table_games.get(table_id)
+        except StorageError:
+            await websocket.close(code=4404, reason="unknown table")
+            return
+        conn = Connection()
+        send_task = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+        try:
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+                await table_games.handle_text(live, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await table_games.disconnect(live, conn)
+            send_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await send_task
+
     # ------------------------------------------------------------ front end
     static = cfg.static_dir
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
     return app
+
+
+async def _pump(websocket: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued messages until it is closed (``None``)."""
+    while True:
+        text = await conn.queue.get()
+        if text is None:
+            await websocket.close()
+            return
+        await websocket.send_text(text)
 
 
 def _invite_url(request: Request, code: str) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "ClientError",
     "ClientMessage",
     "CreateTable",
+    "CreateTableGame",
     "HelloMessage",
     "JoinTable",
     "NextGameMessage",
@@ -63,6 +64,24 @@ class CreateTable(BaseModel):
     name: str = Field(default="Player", min_length=1, max_length=40, pattern=_NAME)
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
     target: int | None = Field(default=None, ge=1, le=99)
+
+
+class CreateTableGame(BaseModel):
+    """``POST /api/table-games``: a Bauernschnapsen (4 seats) or Dreierschnapsen (3 seats) table.
+
+    The creator sits at seat 0.  ``seats`` names the other seats in order
+    (``"friend"`` for an invitation, else a table bot's name); without it every
+    other seat gets the bot ``bots`` (one level for all).
+    """
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    variant: str = Field(default="bauernschnapsen", max_length=64)
+    options: dict[str, bool | str | int] = Field(default_factory=dict)
+    seats: list[str] | None = Field(default=None, max_length=3)
+    bots: str | None = Field(default=None, max_length=64)
+    name: str = Field(default="Player", min_length=1, max_length=40, pattern=_NAME)
+    seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
 
 
 class JoinTable(BaseModel):

@@ -50,15 +50,21 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 __all__ = [
+    "TABLE_GAME",
     "ActionConflictError",
     "GameData",
     "Repository",
+    "SeatData",
     "StorageError",
     "TableData",
     "database_url",
     "hash_token",
     "now",
 ]
+
+
+#: The ``opponent`` column of a three- or four-player table: its seats are in ``bummerl_table_seats``.
+TABLE_GAME = "table-game"
 
 
 class StorageError(Exception):
@@ -129,8 +135,24 @@ class _ActionRow(_Base):
 
     game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token: Mapped[str] = mapped_column(String(16))
+    # Table-game tokens are longer than two-player ones ("bid:kontra-bauernschnapser").
+    token: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[str] = mapped_column(String(32))
+
+
+class _SeatRow(_Base):
+    """One seat of a three- or four-player table (its ``bummerl_tables`` row has opponent ``TABLE_GAME``)."""
+
+    __tablename__ = "bummerl_table_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("bummerl_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: ``human`` (the creator), ``friend`` (invited by ``join_code``) or ``bot``.
+    kind: Mapped[str] = mapped_column(String(16))
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    join_code: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
 
 
 _ACTION_INSERT = insert(_ActionRow)
@@ -154,6 +176,18 @@ class GameData:
     started_at: str
     finished_at: str | None
     actions: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class SeatData:
+    """One seat of a three- or four-player table; ``taken``: a human holds its token (bots: never)."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    taken: bool
+    join_code: str | None
 
 
 @dataclasses.dataclass
@@ -326,10 +360,75 @@ class Repository:
             table.games = [_game_data(g, actions[g.id]) for g in games]
         return table
 
-    def tables_to_resume(self) -> list[str]:
-        """Ids of the tables whose latest game is not finished."""
+    def tables_to_resume(self, table_games: bool | None = None) -> list[str]:
+        """Ids of the tables whose latest game is not finished (``table_games``: only those of three or
+        four players, or only two-player tables; ``None``: all)."""
+        query = select(_GameRow.table_id).where(_GameRow.finished.is_(False))
+        if table_games is not None:
+            query = query.join(_TableRow, _TableRow.id == _GameRow.table_id)
+            query = query.where(
+                (_TableRow.opponent == TABLE_GAME) if table_games else (_TableRow.opponent != TABLE_GAME)
+            )
         with self._sessions() as s:
-            return list(s.scalars(select(_GameRow.table_id).where(_GameRow.finished.is_(False)).distinct()))
+            return list(s.scalars(query.distinct()))
+
+    # ----------------------------------------------------------- table seats
+    def create_seats(self, table_id: str, seats: list[SeatData], token_hashes: dict[int, str]) -> None:
+        """Store the seats of a three- or four-player table (``token_hashes``: seats held already)."""
+        with self._sessions.begin() as s:
+            for seat in seats:
+                s.add(
+                    _SeatRow(
+                        table_id=table_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        name=seat.name,
+                        token=token_hashes.get(seat.seat),
+                        join_code=seat.join_code,
+                    )
+                )
+
+    def seats(self, table_id: str) -> list[SeatData]:
+        """The seats of a three- or four-player table in seat order."""
+        with self._sessions() as s:
+            rows = s.scalars(select(_SeatRow).where(_SeatRow.table_id == table_id).order_by(_SeatRow.seat)).all()
+            return [SeatData(r.seat, r.kind, r.bot, r.name, r.token is not None, r.join_code) for r in rows]
+
+    def table_seat_of_code(self, join_code: str) -> tuple[str, int] | None:
+        """``(table id, seat)`` that a table game's invitation code opens, or ``None``."""
+        with self._sessions() as s:
+            row = s.execute(select(_SeatRow.table_id, _SeatRow.seat).where(_SeatRow.join_code == join_code)).first()
+            return None if row is None else (row[0], row[1])
+
+    def take_table_seat(self, join_code: str, name: str, token_hash: str) -> tuple[str, int]:
+        """Give the seat invited by ``join_code`` to ``name``; :class:`StorageError` if unknown or taken."""
+        with self._sessions.begin() as s:
+            row = s.execute(select(_SeatRow.table_id, _SeatRow.seat).where(_SeatRow.join_code == join_code)).first()
+            if row is None:
+                raise StorageError("unknown join code")
+            done = s.execute(
+                update(_SeatRow)
+                .where(_SeatRow.table_id == row[0], _SeatRow.seat == row[1], _SeatRow.token.is_(None))
+                .values(token=token_hash, name=name)
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                raise StorageError(f"seat {row[1]} of this table is taken")
+            return row[0], row[1]
+
+    def table_seat_of(self, table_id: str, token: str) -> int | None:
+        """The seat of a three- or four-player table that ``token`` holds, or ``None``."""
+        digest = hash_token(token)
+        with self._sessions() as s:
+            rows = s.execute(
+                select(_SeatRow.seat, _SeatRow.token).where(_SeatRow.table_id == table_id, _SeatRow.token.is_not(None))
+            ).all()
+        found = None
+        for seat, stored in rows:
+            # Constant-time comparisons, every row compared.
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
 
     def table_ids(self) -> list[str]:
         with self._sessions() as s:

@@ -597,7 +597,7 @@ class TableManager:
     def restore(self) -> list[str]:
         """Load every table with an unfinished game (at start-up); bots whose turn it is go on."""
         self.repo.reset_running_analyses()
-        ids = self.repo.tables_to_resume()
+        ids = self.repo.tables_to_resume(table_games=False)
         for table_id in ids:
             if table_id not in self.tables:
                 try:

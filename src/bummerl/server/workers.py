@@ -25,8 +25,9 @@ from bummerl.bots.levels import make_level
 from bummerl.errors import RecordError
 from bummerl.protocol import view_from_json
 from bummerl.record import GameRecord, MatchRecord, loads
+from bummerl.table.view import TableView
 
-__all__ = ["analyze_record", "choose_token", "read_game_record", "warm_up"]
+__all__ = ["analyze_record", "choose_table_token", "choose_token", "read_game_record", "warm_up"]
 
 
 def warm_up() -> int:
@@ -64,3 +65,18 @@ def analyze_record(record_text: str, level: str) -> dict[str, Any]:
     """The analysis (``Analysis.to_json()``) of a finished game's record by the search level ``level``."""
     game = read_game_record(record_text).replay()
     return analyze(game, make_level(level)).to_json()
+
+
+def choose_table_token(bot_name: str, seed: int, view: TableView) -> str:
+    """The action token that a fresh table bot ``bot_name`` seeded with ``seed`` chooses in ``view``.
+
+    Only the deciding seat's :class:`~bummerl.table.TableView` is passed (it
+    pickles into a worker process); like :func:`choose_token`, a fresh bot per
+    decision makes a restored table play on as it would have.
+
+    >>> from bummerl.table import Table
+    >>> t = Table.deal("bauernschnapsen", seed=2)
+    >>> choose_table_token("random", 7, t.view(t.to_move)) in [a.token for a in t.legal_actions()]
+    True
+    """
+    return make_bot(bot_name, seed, variant=view.variant).choose(view).token

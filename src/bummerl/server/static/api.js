@@ -123,8 +123,10 @@ const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
  * stands. `onStatus(kind, info)` reports "connecting", "open", "retry" ({seconds}) and "gone" (unknown table).
  */
 export class TableSocket {
-  constructor(tableId, token, { onMessage, onStatus }) {
+  constructor(tableId, token, { onMessage, onStatus, path = "tables" }) {
     this.tableId = tableId;
+    // "tables" (two players) or "table-games" (three or four players).
+    this.path = path;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -143,7 +145,7 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    return `${scheme}//${location.host}/ws/${this.path}/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {

@@ -3,6 +3,8 @@
 //   /?join=CODE      accept a friend's invitation
 //   #/table/ID       play at a table (with the seat token stored for it) — or watch without one
 //   #/watch/ID       watch a table (never uses a seat token)
+//   #/tgame/ID       play at a three- or four-player table (Bauernschnapsen, Dreierschnapsen)
+//   #/tgame-watch/ID watch such a table
 //   #/history        finished games
 //   #/replay/ID      replay one game step by step
 //
@@ -13,6 +15,7 @@ import { has, setLang, t } from "./i18n.js";
 import { cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
+import { TableGamePage } from "./tablegame.js";
 
 const ctx = {
   lang: prefs.lang,
@@ -81,6 +84,10 @@ class LobbyPage {
     this.error = null;
     this.busy = false;
     this.form = { variant: "schnapsen", options: {}, opponent: null, name: prefs.name, seed: "", target: "" };
+    // The table-game form: variant and, per other seat, a bot name or "friend".
+    this.tableGames = null;
+    this.tg = { variant: "bauernschnapsen", seats: {} };
+    this.liveTableGames = [];
     this.load();
     this.render();
   }
@@ -99,7 +106,70 @@ class LobbyPage {
     } catch {
       this.live = [];
     }
+    try {
+      this.tableGames = (await api("GET", "/api/table-variants")).data;
+      this.liveTableGames = (await api("GET", "/api/table-games")).data || [];
+    } catch {
+      this.tableGames = null;
+    }
     this.render();
+  }
+
+  async startTableGame(event) {
+    event.preventDefault();
+    if (this.busy || !this.tableGames) return;
+    const v = this.tableGames.variants.find((x) => x.name === this.tg.variant);
+    const others = [];
+    for (let seat = 1; seat < v.players; seat++) others.push(this.tg.seats[`${v.name}.${seat}`] || this.tableGames.default_bot);
+    const body = { variant: v.name, seats: others, name: this.form.name || t("default_name") };
+    if (this.form.seed !== "") body.seed = Number(this.form.seed);
+    prefs.name = this.form.name;
+    this.busy = true;
+    this.error = null;
+    this.render();
+    try {
+      const { data } = await api("POST", "/api/table-games", body);
+      seats.save(data.table_id, { token: data.token, seat: 0, kind: "table_game", variant: v.name, invite_urls: data.invite_urls });
+      location.hash = `#/tgame/${data.table_id}`;
+    } catch (err) {
+      this.busy = false;
+      this.error = err.message;
+      this.render();
+    }
+  }
+
+  /** The table-game form: Bauernschnapsen or Dreierschnapsen, and who sits at the other seats. */
+  renderTableGames() {
+    const box = h("form", { class: "panel new-table-game", id: "table-game-form", onsubmit: (e) => this.startTableGame(e) }, h("h2", {}, t("tg_heading")));
+    const data = this.tableGames;
+    const variants = h("fieldset", { class: "variants" }, h("legend", {}, t("variant")));
+    for (const v of data.variants) {
+      const id = `tg-variant-${v.name}`;
+      variants.append(
+        h(
+          "label",
+          { class: "choice", for: id },
+          h("input", { type: "radio", name: "tg-variant", id, value: v.name, checked: this.tg.variant === v.name, onchange: () => ((this.tg.variant = v.name), this.render()) }),
+          " ",
+          has(`tg_title_${v.name}`) ? t(`tg_title_${v.name}`) : v.title,
+        ),
+      );
+    }
+    box.append(variants);
+    const v = data.variants.find((x) => x.name === this.tg.variant) || data.variants[0];
+    const seatsBox = h("fieldset", { class: "options" }, h("legend", {}, t("tg_seats_heading")));
+    for (let seat = 1; seat < v.players; seat++) {
+      const k = `${v.name}.${seat}`;
+      const select = h("select", { id: `tg-seat-${seat}`, onchange: (e) => (this.tg.seats[k] = e.target.value) });
+      for (const b of data.bots) select.append(h("option", { value: b }, t("bot_option", { name: has(`bot_${b}`) ? t(`bot_${b}`) : b })));
+      select.append(h("option", { value: "friend" }, t("tg_friend")));
+      select.value = this.tg.seats[k] || data.default_bot;
+      const partner = v.teams && seat === 2 ? ` ${t("tg_partner_note")}` : "";
+      seatsBox.append(h("label", { class: "choice", for: `tg-seat-${seat}` }, `${t("tg_seat_label", { n: seat + 1 })}${partner} `, select));
+    }
+    box.append(seatsBox);
+    box.append(h("button", { type: "submit", class: "primary big", id: "tg-start", disabled: this.busy }, this.busy ? t("starting") : t("tg_start")));
+    return box;
   }
 
   variant() {
@@ -283,6 +353,7 @@ class LobbyPage {
     );
     form.append(h("button", { type: "submit", class: "primary big", id: "start", disabled: this.busy }, this.busy ? t("starting") : t("start")));
     section.append(form);
+    if (this.tableGames) section.append(this.renderTableGames());
 
     // Tables this browser holds a seat at.
     const mine = Object.entries(seats.all()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
@@ -293,7 +364,7 @@ class LobbyPage {
           h(
             "li",
             {},
-            h("a", { href: `#/table/${id}` }, `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`),
+            h("a", { href: s.kind === "table_game" ? `#/tgame/${id}` : `#/table/${id}` }, `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`),
             " ",
             h(
               "button",
@@ -324,6 +395,14 @@ class LobbyPage {
       }
       live.append(list);
     }
+    if (this.liveTableGames.length) {
+      const list = h("ul", { class: "table-list" });
+      for (const table of this.liveTableGames.slice(0, 20)) {
+        const players = (table.players || []).map((p) => p.name).join(" – ");
+        list.append(h("li", {}, h("a", { href: `#/tgame-watch/${table.table_id}` }, `${t("watch")}: ${table.title} · ${players}`)));
+      }
+      live.append(list);
+    }
     section.append(live);
     this.el.replaceChildren(section);
   }
@@ -347,9 +426,10 @@ class JoinPage {
     this.render();
     try {
       const { data } = await api("POST", "/api/join", { code: this.code, name });
-      seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend" });
+      const tableGame = data.kind === "table_game";
+      seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind || "table" });
       // Drop ?join= from the address so a reload goes to the table, not to the used invitation.
-      history.replaceState(null, "", `${location.pathname}#/table/${data.table_id}`);
+      history.replaceState(null, "", `${location.pathname}#/${tableGame ? "tgame" : "table"}/${data.table_id}`);
       route();
     } catch (err) {
       this.busy = false;
@@ -423,7 +503,12 @@ class HistoryPage {
       const rows = this.games.map((g) => {
         const r = g.result;
         let result = "";
-        if (r) {
+        // A three- or four-player game (docs/web.md, "Table games") names its winners and its contract.
+        const tableGame = Boolean(r && Array.isArray(r.winners));
+        if (tableGame) {
+          const who = r.winners.map((s) => (s === 0 ? g.players[0] : t("tg_seat", { n: s + 1 }))).join(" & ");
+          result = r.reason === "redeal" ? t("tg_reason_redeal") : t("tg_result", { who, points: r.points, contract: r.contract });
+        } else if (r) {
           result =
             r.winner === null || r.winner === undefined
               ? t("reason_stand")
@@ -438,9 +523,15 @@ class HistoryPage {
           h("td", {}, when ? new Date(when).toLocaleString(ctx.lang === "de" ? "de-AT" : "en-GB") : ""),
           h("td", {}, variant || ""),
           h("td", {}, g.match_no ? `${g.match_no}.${g.game_no}` : String(g.game_no ?? "")),
-          h("td", {}, `${this.name(g.players, 0, g.opponent)} – ${this.name(g.players, 1, g.opponent)}`),
+          h("td", {}, tableGame ? g.players[0] : `${this.name(g.players, 0, g.opponent)} – ${this.name(g.players, 1, g.opponent)}`),
           h("td", {}, result),
-          h("td", {}, h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay"))),
+          h(
+            "td",
+            {},
+            tableGame
+              ? h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link" }, t("tg_record"))
+              : h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")),
+          ),
         );
       });
       box.append(
@@ -484,6 +575,8 @@ function route() {
   if (join && !what) page = new JoinPage(el, join);
   else if (what === "table" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: false, ctx });
   else if (what === "watch" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: true, ctx });
+  else if (what === "tgame" && id) page = new TableGamePage(el, decodeURIComponent(id), { spectator: false, ctx });
+  else if (what === "tgame-watch" && id) page = new TableGamePage(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
   else if (what === "replay" && id) page = new ReplayPage(el, decodeURIComponent(id), { ctx });
   else page = new LobbyPage(el);

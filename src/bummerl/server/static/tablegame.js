@@ -1,0 +1,319 @@
+// A three- or four-player table: Bauernschnapsen (4 seats, seats 0+2 and 1+3 are teams) or Dreierschnapsen (3 seats).
+//
+//   new TableGamePage(el, tableId, { spectator, ctx })   // #/tgame/ID (with the seat token) or #/tgame-watch/ID
+//
+// Everything shown comes from the server's `state` messages (docs/web.md, "Table games"): the own hand, the
+// others' card counts, the bidding, the contract, the trick and the score. The buttons are exactly the non-card
+// tokens of the server's `legal` list and a card is clickable exactly when its token (the card, `marry:<card>`
+// or `discard:<card>`) is in it: the page computes no rule.
+
+import { TableSocket, seats } from "./api.js";
+import { suitName } from "./cards.js";
+import { has, t } from "./i18n.js";
+import { cardBack, cardButton, cardFace, h, sortHand, trumpBadge } from "./render.js";
+
+const LOG_LINES = 14;
+
+/** Where each other seat sits, seen from `me`: left, top, right (four seats) or left, right (three). */
+function positions(me, n) {
+  const places = n === 4 ? ["left", "top", "right"] : ["left", "right"];
+  const out = {};
+  places.forEach((place, i) => (out[(me + 1 + i) % n] = place));
+  out[me] = "bottom";
+  return out;
+}
+
+export class TableGamePage {
+  constructor(el, tableId, { spectator, ctx }) {
+    this.el = el;
+    this.tableId = tableId;
+    this.ctx = ctx;
+    this.saved = spectator ? null : seats.get(tableId);
+    this.state = null;
+    this.error = null;
+    this.status = "connecting";
+    this.log = [];
+    this.socket = new TableSocket(tableId, this.saved ? this.saved.token : null, {
+      path: "table-games",
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (kind) => {
+        this.status = kind;
+        this.render();
+      },
+    });
+    this.render();
+  }
+
+  destroy() {
+    this.socket.close();
+  }
+
+  get faces() {
+    return this.ctx.faces;
+  }
+
+  get lang() {
+    return this.ctx.lang;
+  }
+
+  onMessage(message) {
+    if (message.type === "state") {
+      if (this.state && message.view && this.state.view.phase === "over" && message.view.phase !== "over") this.log = [];
+      this.state = message;
+      this.error = null;
+      for (const e of message.events || []) this.log.push(e);
+      this.log = this.log.slice(-60);
+    } else if (message.type === "error") {
+      this.error = message.message;
+    }
+    this.render();
+  }
+
+  send(token) {
+    this.socket.send({ type: "action", action: token });
+  }
+
+  name(seat) {
+    const s = this.state;
+    if (s && s.seat === seat) return t("tg_you");
+    const p = s && s.players ? s.players[seat] : null;
+    if (!p) return t("tg_seat", { n: seat + 1 });
+    if (p.kind === "bot") return t("tg_bot", { bot: p.bot || p.name });
+    return p.name || t("tg_seat", { n: seat + 1 });
+  }
+
+  contractName(name) {
+    return has(`tg_contract_${name}`) ? t(`tg_contract_${name}`) : name;
+  }
+
+  suit(letter) {
+    return suitName(letter, this.faces, this.lang);
+  }
+
+  /** The button text of a non-card token. */
+  tokenLabel(token) {
+    const [kind, arg] = token.split(":");
+    if (kind === "bid") return t("tg_bid", { contract: this.contractName(arg) });
+    if (kind === "trump") return t("tg_act_trump", { suit: this.suit(arg) });
+    if (kind === "declare" && arg) return t("tg_act_declare_suit", { suit: this.suit(arg) });
+    if (kind === "marry") return t("tg_act_marry", { suit: this.suit(arg.slice(-1)), card: arg });
+    const key = `tg_act_${kind.replace("-", "_")}`;
+    return has(key) ? t(key) : token;
+  }
+
+  eventText(e) {
+    const who = e.seat !== undefined && e.seat !== null ? this.name(e.seat) : "";
+    switch (e.type) {
+      case "bid":
+        return t("tg_ev_bid", { who, contract: this.contractName(e.contract) });
+      case "trump":
+        return t("tg_ev_trump", { who, suit: this.suit(e.suit) });
+      case "double":
+        return t("tg_ev_double", { who, name: t(`tg_act_${e.name}`) });
+      case "contract":
+        return t("tg_ev_contract", { who: this.name(e.declarer), contract: this.contractName(e.contract) });
+      case "marriage":
+        return t("tg_ev_marriage", { who, suit: this.suit(e.suit), value: e.value });
+      case "trick":
+        return t("tg_ev_trick", { who: this.name(e.winner), augen: e.augen });
+      case "game_end":
+        return this.resultText(e.result);
+      case "game_start":
+        return t("tg_ev_game_start", { n: e.game_no });
+      case "joined":
+        return t("tg_ev_joined", { who: e.name });
+      case "play":
+        return null; // the trick shows the cards
+      default:
+        return has(`tg_ev_${e.type}`) ? t(`tg_ev_${e.type}`, { who }) : null;
+    }
+  }
+
+  resultText(r) {
+    if (!r) return "";
+    if (r.reason === "redeal") return t("tg_reason_redeal");
+    const winners = r.winners.map((s) => this.name(s)).join(" & ");
+    return t("tg_result", { who: winners, points: r.points, contract: this.contractName(r.contract) });
+  }
+
+  // ------------------------------------------------------------------ drawing
+  render() {
+    const s = this.state;
+    const box = h("section", { class: "tgame", id: "tgame" });
+    if (this.status === "gone") {
+      box.append(h("p", { class: "notice error" }, t("tg_gone")));
+      this.el.replaceChildren(box);
+      return;
+    }
+    if (!s) {
+      box.append(h("p", {}, t("connecting")));
+      this.el.replaceChildren(box);
+      return;
+    }
+    const v = s.view;
+    const me = s.seat === null ? 0 : s.seat;
+    const where = positions(me, v.players);
+    const legal = s.legal || [];
+    box.dataset.phase = v.phase;
+    box.dataset.seq = String(s.seq);
+    box.dataset.status = s.status;
+    box.append(this.renderInfo(s));
+    if (this.error) box.append(h("p", { class: "notice error", role: "alert", id: "tg-error" }, t("error", { message: this.error })));
+    if (s.status === "waiting") box.append(this.renderInvites(s));
+
+    const table = h("div", { class: `tg-table tg-${v.players}` });
+    for (let seat = 0; seat < v.players; seat++) {
+      if (seat === me && s.seat !== null) continue;
+      table.append(this.renderOther(seat, where[seat], s));
+    }
+    table.append(h("div", { class: "tg-center" }, this.renderTrick(v, where)));
+    box.append(table);
+    box.append(this.renderActions(s, legal));
+    if (s.seat !== null) box.append(this.renderHand(s, legal));
+    else box.append(h("p", { class: "muted" }, t("tg_spectator")));
+    if (s.game_over) box.append(this.renderGameOver(s));
+    box.append(this.renderLog());
+    this.el.replaceChildren(box);
+  }
+
+  renderInfo(s) {
+    const v = s.view;
+    const m = s.match;
+    const parts = [];
+    if (v.trump) parts.push(trumpBadge(v.trump, { faces: this.faces, lang: this.lang }));
+    if (v.turned_card) parts.push(cardFace(v.turned_card, { faces: this.faces, lang: this.lang, cls: "mini" }));
+    parts.push(h("span", { class: "tg-phase", id: "tg-phase" }, t(`tg_phase_${v.phase}`)));
+    if (v.contract) {
+      let text = t("tg_contract_line", { contract: this.contractName(v.contract), who: this.name(v.declarer) });
+      if (v.doubling) text += ` · ${t(`tg_act_${["kontra", "rekontra", "subkontra"][v.doubling - 1]}`)}`;
+      parts.push(h("span", { class: "tg-contract", id: "tg-contract" }, text));
+    }
+    if (v.contract) parts.push(h("span", { class: "tg-augen" }, t("tg_augen", { a: v.augen[0], b: v.augen[1] })));
+    // The score: teams (seats 0+2, 1+3) or seats.
+    const sides = m.scores.map((score, i) => {
+      const label = m.kind === "teams" ? t("tg_team", { names: `${this.name(i)} & ${this.name(i + 2)}` }) : this.name(i);
+      return h("li", { dataset: { side: i } }, `${label}: ${score}`, m.bummerl[i] ? ` · ${t("tg_bummerl")} ${m.bummerl[i]}` : "");
+    });
+    const score = h(
+      "div",
+      { class: "panel tg-score", id: "tg-score" },
+      h("strong", {}, t("tg_score", { target: m.target, n: m.game_no })),
+      h("ul", {}, sides),
+      m.over ? h("p", { class: "tg-match-over" }, m.schneider ? t("tg_schneider") : t("tg_match_over")) : null,
+    );
+    return h("div", { class: "tg-info" }, h("div", { class: "panel tg-status" }, parts), score);
+  }
+
+  renderInvites(s) {
+    const urls = (this.saved && this.saved.invite_urls) || {};
+    const list = Object.entries(urls).map(([seat, url]) =>
+      h("li", {}, t("tg_invite", { n: Number(seat) + 1 }), " ", h("input", { readonly: true, value: url, class: "invite-url", size: 50 })),
+    );
+    return h("div", { class: "panel tg-waiting" }, h("p", {}, t("tg_waiting")), list.length ? h("ul", {}, list) : null);
+  }
+
+  renderOther(seat, place, s) {
+    const v = s.view;
+    const p = s.players[seat] || {};
+    const tags = [];
+    if (v.partner === seat) tags.push(h("span", { class: "tg-tag partner" }, t("tg_partner")));
+    if (v.dealer === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_dealer")));
+    if (v.vorhand === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_vorhand")));
+    if (v.declarer === seat) tags.push(h("span", { class: "tg-tag declarer" }, t("tg_declarer")));
+    if (v.contract && !v.active.includes(seat)) tags.push(h("span", { class: "tg-tag" }, t("tg_sits_out")));
+    if (p.kind === "human" && !p.connected && s.seat !== null) tags.push(h("span", { class: "tg-tag" }, t("tg_offline")));
+    const count = v.hand_sizes[seat];
+    const backs = h("div", { class: "hand tg-backs" });
+    for (let i = 0; i < count; i++) backs.append(cardBack({ cls: "small" }));
+    const known = (v.known[seat] || []).map((c) => cardFace(c, { faces: this.faces, lang: this.lang, cls: "mini" }));
+    const lastBid = [...v.bids].reverse().find((b) => b.seat === seat);
+    return h(
+      "div",
+      { class: `seat tg-seat tg-${place}`, dataset: { seat } },
+      h(
+        "div",
+        { class: `seat-name ${v.to_move === seat ? "to-move" : ""}`.trim() },
+        this.name(seat),
+        v.partner === seat ? " ★" : "",
+      ),
+      h("div", { class: "tg-tags" }, tags),
+      backs,
+      h("div", { class: "tg-count" }, t("tg_cards", { n: count }), known.length ? [" ", ...known] : null),
+      lastBid && v.phase === "bidding" ? h("div", { class: "tg-bid" }, this.tokenLabel(lastBid.action.startsWith("bid:") ? lastBid.action : "pass")) : null,
+    );
+  }
+
+  renderTrick(v, where) {
+    let cards = v.trick;
+    let caption = null;
+    if (!cards.length && v.tricks.length) {
+      const last = v.tricks[v.tricks.length - 1];
+      cards = last.cards;
+      caption = t("tg_last_trick", { who: this.name(last.winner) });
+    }
+    const trick = h("div", { class: `tg-trick ${caption ? "done" : ""}`.trim(), id: "tg-trick" });
+    for (const { seat, card } of cards) {
+      trick.append(h("div", { class: `played from-${where[seat]}` }, cardFace(card, { faces: this.faces, lang: this.lang })));
+    }
+    if (caption) trick.append(h("div", { class: "trick-caption" }, caption));
+    if (v.talon_size) trick.append(h("div", { class: "tg-talon" }, cardBack({ cls: "mini", label: t("tg_talon", { n: v.talon_size }) })));
+    return trick;
+  }
+
+  renderActions(s, legal) {
+    // Every token that is not a card, marriage or discard is a button, in the server's order.
+    const buttons = legal
+      .filter((tok) => !/^[AKQJT987][hdcs]$/.test(tok) && !tok.startsWith("marry:") && !tok.startsWith("discard:"))
+      .map((tok) =>
+        h("button", { type: "button", class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(), dataset: { token: tok }, onclick: () => this.send(tok) }, this.tokenLabel(tok)),
+      );
+    for (const tok of legal.filter((x) => x.startsWith("marry:"))) {
+      buttons.push(h("button", { type: "button", class: "tg-action marry", dataset: { token: tok }, onclick: () => this.send(tok) }, this.tokenLabel(tok)));
+    }
+    const hint = legal.some((x) => x.startsWith("discard:")) ? h("p", { class: "tg-hint" }, t("tg_discard_hint")) : null;
+    const turn = s.your_turn ? h("p", { class: "tg-turn", id: "tg-turn" }, t("tg_turn")) : null;
+    return h("div", { class: "tg-actions", id: "tg-actions" }, turn, hint, buttons);
+  }
+
+  renderHand(s, legal) {
+    const v = s.view;
+    const set = new Set(legal);
+    const hand = h("div", { class: "hand tg-hand", id: "tg-hand" });
+    for (const code of sortHand(v.hand, v.trump)) {
+      const token = set.has(code) ? code : set.has(`discard:${code}`) ? `discard:${code}` : null;
+      hand.append(
+        cardButton(code, { faces: this.faces, lang: this.lang, enabled: token !== null, onClick: () => this.send(token) }),
+      );
+    }
+    const tags = [];
+    if (v.dealer === v.seat) tags.push(h("span", { class: "tg-tag" }, t("tg_dealer")));
+    if (v.vorhand === v.seat) tags.push(h("span", { class: "tg-tag" }, t("tg_vorhand")));
+    if (v.declarer === v.seat) tags.push(h("span", { class: "tg-tag declarer" }, t("tg_declarer")));
+    const discarded = v.discarded.length
+      ? h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", v.discarded.map((c) => cardFace(c, { faces: this.faces, lang: this.lang, cls: "mini" })))
+      : null;
+    return h(
+      "div",
+      { class: "seat seat-bottom tg-me" },
+      h("div", { class: `seat-name ${v.to_move === v.seat ? "to-move" : ""}`.trim() }, t("tg_you"), " ", tags),
+      hand,
+      discarded,
+    );
+  }
+
+  renderGameOver(s) {
+    const over = s.game_over;
+    const box = h("div", { class: "panel tg-over", id: "tg-over" }, h("h2", {}, t("tg_phase_over")), h("p", { id: "tg-result" }, this.resultText(over.result)));
+    if (over.result.reason !== "redeal") box.append(h("p", {}, t("tg_augen", { a: over.result.augen[0], b: over.result.augen[1] })));
+    if (s.seat !== null) {
+      box.append(h("button", { type: "button", class: "primary", id: "tg-next", onclick: () => this.socket.send({ type: "next_game" }) }, over.match_over ? t("tg_new_match") : t("tg_next")));
+    }
+    box.append(h("details", {}, h("summary", {}, t("tg_record")), h("pre", { class: "record" }, over.record)));
+    return box;
+  }
+
+  renderLog() {
+    const lines = this.log.map((e) => this.eventText(e)).filter(Boolean).slice(-LOG_LINES);
+    return h("div", { class: "panel tg-log", id: "tg-log" }, h("h2", {}, t("tg_log")), h("ol", {}, lines.map((x) => h("li", {}, x))));
+  }
+}
