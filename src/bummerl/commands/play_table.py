@@ -388,13 +388,15 @@ class TablePlaySession:
     def _ask(self, table: Table) -> TableAction:
         w, say = self.w, self.console.say
         view = table.view(self.human)
-        menu = view.legal_actions()
+        legal = view.legal_actions()
         say()
         if view.hand:
             say(w("hand"))
         trump = view.trump
         hand = sort_hand(view.hand, trump)
-        plays = {a.card: a for a in menu if a.kind is _K.PLAY}
+        plays = {a.card: a for a in legal if a.kind is _K.PLAY}
+        # Number the playable cards in the order the hand is shown, then the other actions.
+        menu = [plays[c] for c in hand if c in plays] + [a for a in legal if a.kind is not _K.PLAY]
         for card in hand:
             label = f"{w.card(card)}  [{card.short(w.faces, w.lang)}]"
             action = plays.get(card)
@@ -404,7 +406,9 @@ class TablePlaySession:
                 say(f"   -) {label}  ({w('not_allowed')})")
             else:
                 say(f"      {label}")
-        if trump is not None:
+        contract = view.variant.contract(view.contract) if view.contract is not None else None
+        # A contract without trump (Bettler, Gang, ...) makes the called suit an ordinary one.
+        if trump is not None and (contract is None or contract.trump):
             say(w("trump", suit=w.suit(trump)))
         if view.bids:
             bids = ", ".join(f"{s}:{a.token}" for s, a in view.bids)
