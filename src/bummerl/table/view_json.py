@@ -88,6 +88,12 @@ def table_view_to_json(view: TableView, spectator: bool = False) -> dict[str, An
         "hand": [] if spectator else [c.code for c in view.hand],
         "knocked": view.knocked,
         "trump": view.trump.letter if view.trump is not None else None,
+        # The trump of the card play: none in contracts without trump (Bettler, Gang, ...).
+        "play_trump": (
+            view.trump.letter
+            if view.trump is not None and (view.contract is None or view.variant.contract(view.contract).trump)
+            else None
+        ),
         "turned_card": view.turned_card.code if view.turned_card is not None else None,
         "bids": [{"seat": s, "action": a.token} for s, a in view.bids],
         "contract": view.contract,

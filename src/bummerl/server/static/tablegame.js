@@ -180,7 +180,7 @@ export class TableGamePage {
     const v = s.view;
     const m = s.match;
     const parts = [];
-    if (v.trump) parts.push(trumpBadge(v.trump, { faces: this.faces, lang: this.lang }));
+    if (v.play_trump) parts.push(trumpBadge(v.play_trump, { faces: this.faces, lang: this.lang }));
     if (v.turned_card) parts.push(cardFace(v.turned_card, { faces: this.faces, lang: this.lang, cls: "mini" }));
     parts.push(h("span", { class: "tg-phase", id: "tg-phase" }, t(`tg_phase_${v.phase}`)));
     if (v.contract) {
