@@ -237,10 +237,13 @@ _DECK_RANKS = {
 def deck(size: int) -> tuple[Card, ...]:
     """The ordered pack of 20, 24 or 32 cards (suits H, D, C, S; ranks high to low)."""
     try:
-        ranks = _DECK_RANKS[size]
-    except KeyError:
+        return _DECKS[size]
+    except (KeyError, TypeError):
         raise ValueError(f"no Schnapsen pack has {size} cards: expected 20, 24 or 32") from None
-    return tuple(Card(s, r) for s in Suit for r in ranks)
+
+
+#: The packs, built once (tuples: safe to share).
+_DECKS: dict[int, tuple[Card, ...]] = {n: tuple(Card(s, r) for s in Suit for r in rs) for n, rs in _DECK_RANKS.items()}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
