@@ -29,17 +29,16 @@ from bummerl.bots import make_bot
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.rng import derive_seed
 from bummerl.server.config import ServerConfig
-from bummerl.server.messages import (
-    ActionMessage,
-    ClientError,
-    HelloMessage,
-    NextGameMessage,
-    PingMessage,
-    error_message,
-    parse_client_message,
-)
 from bummerl.server.storage import TABLE_GAME, Repository, SeatData, StorageError, TableData, hash_token
-from bummerl.server.tables import BOT_SEED, FRIEND, Connection, TableError, log
+from bummerl.server.tables import (
+    BOT_SEED,
+    FRIEND,
+    Connection,
+    TableError,
+    disconnect_client,
+    handle_client_text,
+    log,
+)
 from bummerl.server.workers import choose_table_token
 from bummerl.table import Table, TableAction, TableMatch
 from bummerl.table.record import TableGameRecord
@@ -461,69 +460,10 @@ class TableGameManager:
     # ---------------------------------------------------------------- clients
     async def handle_text(self, live: LiveTableGame, conn: Connection, text: str) -> None:
         """Answer one client message (errors go to that client only)."""
-        message = parse_client_message(text)
-        if isinstance(message, ClientError):
-            live.send(conn, error_message(message.code, message.message))
-            return
-        if isinstance(message, PingMessage):
-            live.send(conn, {"type": "pong"})
-            return
-        if isinstance(message, HelloMessage):
-            await self._hello(live, conn, message)
-            return
-        if not conn.hello:
-            live.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
-            return
-        async with live.lock:
-            try:
-                if isinstance(message, ActionMessage):
-                    seat = conn.seat
-                    action = live.check_action(seat, message.action)
-                    assert seat is not None
-                    live.apply(seat, action)
-                elif isinstance(message, NextGameMessage):
-                    if conn.seat is None:
-                        raise TableError("spectator", "a spectator cannot deal")
-                    live.deal_next()
-            except TableError as exc:
-                live.send(conn, error_message(exc.code, exc.message, exc.rule))
-            except StorageError as exc:
-                live.send(conn, error_message("storage", f"the action could not be stored: {exc}"))
-
-    async def _hello(self, live: LiveTableGame, conn: Connection, message: HelloMessage) -> None:
-        seat: int | None = None
-        if message.token:
-            seat = self.repo.table_seat_of(live.id, message.token)
-            if seat is None:
-                live.send(conn, error_message("bad_token", "this token holds no seat at this table"))
-                return
-        async with live.lock:
-            conn.seat = seat
-            conn.hello = True
-            conn.cursor = len(live.events)
-            live.connections.add(conn)
-            live.send(
-                conn,
-                {
-                    "type": "welcome",
-                    "kind": "table_game",
-                    "table_id": live.id,
-                    "seat": seat,
-                    "role": conn.role,
-                    "players": live.players(),
-                },
-            )
-            if seat is None:
-                live.send(conn, live.state_for(conn))
-            else:
-                live.broadcast()
+        await handle_client_text(live, conn, text, self.repo.table_seat_of, {"kind": "table_game"})
 
     async def disconnect(self, live: LiveTableGame, conn: Connection) -> None:
-        async with live.lock:
-            was_player = conn.hello and conn.seat is not None
-            live.connections.discard(conn)
-            if was_player:
-                live.broadcast()
+        await disconnect_client(live, conn)
 
     async def shutdown(self) -> None:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]

@@ -32,7 +32,7 @@ import multiprocessing
 import os
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import bot_info
@@ -667,63 +667,10 @@ class TableManager:
     # ------------------------------------------------------------- clients
     async def handle_text(self, table: LiveTable, conn: Connection, text: str) -> None:
         """Answer one client message (errors go to that client only)."""
-        message = parse_client_message(text)
-        if isinstance(message, ClientError):
-            table.send(conn, error_message(message.code, message.message))
-            return
-        if isinstance(message, PingMessage):
-            table.send(conn, {"type": "pong"})
-            return
-        if isinstance(message, HelloMessage):
-            await self._hello(table, conn, message)
-            return
-        if not conn.hello:
-            table.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
-            return
-        async with table.lock:
-            try:
-                if isinstance(message, ActionMessage):
-                    seat = conn.seat
-                    action = table.check_action(seat, message.action)
-                    assert seat is not None  # check_action refuses spectators
-                    table.apply(seat, action)
-                elif isinstance(message, NextGameMessage):
-                    if conn.seat is None:
-                        raise TableError("spectator", "a spectator cannot deal")
-                    table.deal_next()
-            except TableError as exc:
-                table.send(conn, error_message(exc.code, exc.message, exc.rule))
-            except StorageError as exc:
-                table.send(conn, error_message("storage", f"the action could not be stored: {exc}"))
-
-    async def _hello(self, table: LiveTable, conn: Connection, message: HelloMessage) -> None:
-        seat: int | None = None
-        if message.token:
-            seat = self.repo.seat_of(table.id, message.token)
-            if seat is None:
-                table.send(conn, error_message("bad_token", "this token holds no seat at this table"))
-                return
-        async with table.lock:
-            conn.seat = seat
-            conn.hello = True
-            conn.cursor = len(table.events)
-            table.connections.add(conn)
-            table.send(
-                conn,
-                {"type": "welcome", "table_id": table.id, "seat": seat, "role": conn.role, "players": table.players()},
-            )
-            if seat is None:
-                table.send(conn, table.state_for(conn))
-            else:
-                # Everyone hears that a player (re)connected; the newcomer gets events [].
-                table.broadcast()
+        await handle_client_text(table, conn, text, self.repo.seat_of, {})
 
     async def disconnect(self, table: LiveTable, conn: Connection) -> None:
-        async with table.lock:
-            was_player = conn.hello and conn.seat is not None
-            table.connections.discard(conn)
-            if was_player:
-                table.broadcast()
+        await disconnect_client(table, conn)
 
     # -------------------------------------------------------------- shutdown
     async def shutdown(self) -> None:
@@ -742,3 +689,112 @@ class TableManager:
             process = isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
             self._executor.shutdown(wait=process, cancel_futures=True)
             self._executor = None
+
+
+class Room(Protocol):
+    """What the client handling needs of a live table, two-player or table game."""
+
+    id: str
+    lock: asyncio.Lock
+    connections: set[Connection]
+    events: list[dict[str, Any]]
+
+    def send(self, conn: Connection, message: dict[str, Any]) -> None: ...
+
+    def broadcast(self) -> None: ...
+
+    def state_for(self, conn: Connection) -> dict[str, Any]: ...
+
+    def players(self) -> list[dict[str, Any]]: ...
+
+    def check_action(self, seat: int | None, token: str) -> Any: ...
+
+    def apply(self, seat: int, action: Any) -> None: ...
+
+    def deal_next(self) -> None: ...
+
+
+async def handle_client_text(
+    room: Room,
+    conn: Connection,
+    text: str,
+    seat_of: Callable[[str, str], int | None],
+    welcome: dict[str, Any],
+) -> None:
+    """Answer one client message of either kind of table (errors go to that client only).
+
+    ``seat_of(table_id, token)`` finds the seat a token holds; ``welcome`` adds fields to the welcome message.
+    """
+    message = parse_client_message(text)
+    if isinstance(message, ClientError):
+        room.send(conn, error_message(message.code, message.message))
+        return
+    if isinstance(message, PingMessage):
+        room.send(conn, {"type": "pong"})
+        return
+    if isinstance(message, HelloMessage):
+        await _hello(room, conn, message, seat_of, welcome)
+        return
+    if not conn.hello:
+        room.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
+        return
+    async with room.lock:
+        try:
+            if isinstance(message, ActionMessage):
+                seat = conn.seat
+                action = room.check_action(seat, message.action)
+                assert seat is not None  # check_action refuses spectators
+                room.apply(seat, action)
+            elif isinstance(message, NextGameMessage):
+                if conn.seat is None:
+                    raise TableError("spectator", "a spectator cannot deal")
+                room.deal_next()
+        except TableError as exc:
+            room.send(conn, error_message(exc.code, exc.message, exc.rule))
+        except StorageError as exc:
+            room.send(conn, error_message("storage", f"the action could not be stored: {exc}"))
+
+
+async def _hello(
+    room: Room,
+    conn: Connection,
+    message: HelloMessage,
+    seat_of: Callable[[str, str], int | None],
+    welcome: dict[str, Any],
+) -> None:
+    seat: int | None = None
+    if message.token:
+        seat = seat_of(room.id, message.token)
+        if seat is None:
+            room.send(conn, error_message("bad_token", "this token holds no seat at this table"))
+            return
+    async with room.lock:
+        conn.seat = seat
+        conn.hello = True
+        conn.cursor = len(room.events)
+        room.connections.add(conn)
+        room.send(
+            conn,
+            {
+                "type": "welcome",
+                **welcome,
+                "table_id": room.id,
+                "seat": seat,
+                "role": conn.role,
+                "players": room.players(),
+            },
+        )
+        if seat is None:
+            room.send(conn, room.state_for(conn))
+        else:
+            # Everyone hears that a player (re)connected; the newcomer gets events [].
+            room.broadcast()
+
+
+async def disconnect_client(room: Room, conn: Connection) -> None:
+    """Forget a closed connection; the players hear it if it held a seat."""
+    async with room.lock:
+        was_player = conn.hello and conn.seat is not None
+        room.connections.discard(conn)
+        if was_player:
+            room.broadcast()
