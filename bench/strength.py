@@ -18,7 +18,10 @@ Usage::
 ``--combine`` adds up arena reports of the same pairing run with different
 seeds (long measurements in chunks, so a partial run still counts): game
 points, games and Bummerl won with Wilson intervals over all of them, and the
-range of the per-run median times per move (medians do not add up).
+range of the per-run median times per move (medians do not add up).  When the
+reports carry their ``game_log`` (``bummerl arena --game-log``) it also gives
+the paired 95% interval of the ppg difference over all deals pooled
+(``ppg_ci95``, :func:`pooled_interval`).
 
 Only the public bot API is used (bots see ``game.view(seat)`` only).
 """
@@ -113,7 +116,40 @@ def combine(paths: list[str]) -> dict[str, Any]:
     out["points_share_a"] = out["a"]["game_points"] / total if total else None
     if out["bummerl_played"]:
         out["bummerl_share_a"] = out["a"]["bummerl_won"] / out["bummerl_played"]
+    out["ppg_diff"] = out["a"]["ppg"] - out["b"]["ppg"]
+    out["ppg_ci95"] = pooled_interval(reports)
     return out
+
+
+def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
+    """The paired 95% interval of the ppg difference a-b over the deals of all reports.
+
+    Needs every report's ``game_log`` (``bummerl arena --game-log``); the deal is
+    the unit, keyed by (seed, deal), so the interval is the one a single run over
+    all deals would print (:func:`bummerl.stats.ratio_interval`).  ``None`` when a
+    report has no game log or there are fewer than two deals.
+
+    >>> games = [(0, "a", 2), (0, "b", 1), (1, "a", 1), (1, "a", 3)]
+    >>> log = [{"deal": d, "winner": w, "points": p} for d, w, p in games]
+    >>> pooled_interval([{"seed": 1, "game_log": log[:2]}, {"seed": 2, "game_log": log[2:]}]) is not None
+    True
+    """
+    if not all("game_log" in r for r in reports):
+        return None
+    diff: dict[tuple[int, int], float] = defaultdict(float)
+    games: dict[tuple[int, int], int] = defaultdict(int)
+    for r in reports:
+        for g in r["game_log"]:
+            key = (r["seed"], g["deal"])
+            games[key] += 1
+            if g["winner"] == "a":
+                diff[key] += g["points"]
+            elif g["winner"] == "b":
+                diff[key] -= g["points"]
+    keys = sorted(games)
+    if len(keys) < 2:
+        return None
+    return list(ratio_interval([diff[k] for k in keys], [games[k] for k in keys]))
 
 
 def _fmt_ci(ci: Any) -> str:

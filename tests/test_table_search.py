@@ -191,3 +191,31 @@ def test_sampled_bidding_estimates_contracts() -> None:
     assert choice.contract is not None and choice.contract != "normal"
     assert bot.contract_success(view, v.contract(choice.contract)) >= 0.8
     assert TableSearchBot(3, bidding="heuristic").choose(view).contract in ("gang", "normal")
+
+
+def test_time_cap_stops_sampling_after_the_minimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 3: every named bot has "a time or budget per move".  A spent cap stops
+    the search after ``MIN_WORLDS`` worlds; without a cap all worlds are solved."""
+    import bummerl.bots.table_search as ts
+
+    calls: list[int] = []
+    real = ts.sample_world
+
+    def counting(*args: object, **kwargs: object) -> dict[int, list[Card]]:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ts, "sample_world", counting)
+    table = next(
+        t
+        for t in (played_out("dreierschnapsen", seed, 1) for seed in range(5, 50))
+        if t.phase is Phase.PLAY and len(t.legal_actions()) >= 2
+    )
+    v = table.view(table.to_move)
+    TableSearchBot(1, worlds=12, seconds=1e-9).action_values(v)
+    assert len(calls) == ts.MIN_WORLDS
+    calls.clear()
+    TableSearchBot(1, worlds=12, seconds=None).action_values(v)
+    assert len(calls) == 12
+    with pytest.raises(ValueError, match="seconds"):
+        TableSearchBot(1, seconds=0)

@@ -31,6 +31,9 @@ Sampling is seeded, so a bot made with the same seed plays the same game.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+
 from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
@@ -41,10 +44,18 @@ from bummerl.table.view import TableView
 from bummerl.tricks import beats, trick_winner
 from bummerl.variants.bauernschnapsen import Contract, Goal
 
-__all__ = ["BID_CONFIDENCE", "DEFAULT_WORLDS", "TableSearchBot", "constraints", "sample_world"]
+__all__ = ["BID_CONFIDENCE", "DEFAULT_SECONDS", "DEFAULT_WORLDS", "TableSearchBot", "constraints", "sample_world"]
 
 #: Worlds solved per decision of the card play.
 DEFAULT_WORLDS = 16
+#: Time cap per decision, checked after each world (at least :data:`MIN_WORLDS`
+#: are solved).  The table solver is pure Python: a world of a Dreierschnapsen
+#: first trick can take 0.3-1 s, so 16 uncapped worlds took up to 15 s on a
+#: loaded machine — too long for a player waiting at the web table.  Later
+#: tricks solve in milliseconds and never reach the cap (bench/table_solver.py).
+DEFAULT_SECONDS = 2.0
+#: Worlds solved before the time cap may stop a decision.
+MIN_WORLDS = 2
 #: The share of won worlds at which ``bidding="sampled"`` bids a special contract.
 BID_CONFIDENCE = 0.8
 
@@ -173,14 +184,24 @@ class TableSearchBot:
     The cut, the trump call, Kontra and the talon are always the heuristic's.
     """
 
-    def __init__(self, seed: int = 0, worlds: int = DEFAULT_WORLDS, bidding: str = "sampled") -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        worlds: int = DEFAULT_WORLDS,
+        bidding: str = "sampled",
+        seconds: float | None = DEFAULT_SECONDS,
+    ) -> None:
         if worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds!r}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive (or None for no cap), not {seconds!r}")
         if bidding not in ("heuristic", "sampled"):
             raise ValueError(f"bidding must be 'heuristic' or 'sampled', not {bidding!r}")
         self.name = "search"
         self.worlds = worlds
         self.bidding = bidding
+        #: Time cap per decision (``None``: always solve :attr:`worlds` worlds).
+        self.seconds = seconds
         self._rng = SplitMix64(seed)
         self._heuristic = TableHeuristicBot(seed)
 
@@ -199,15 +220,28 @@ class TableSearchBot:
         return max((a for a in legal if a in values), key=lambda a: values[a])
 
     def action_values(self, view: TableView) -> dict[TableAction, float]:
-        """The average value of each action over :attr:`worlds` sampled worlds."""
+        """The average value of each action over up to :attr:`worlds` sampled worlds.
+
+        Fewer worlds (at least ``MIN_WORLDS``) when :attr:`seconds` run out.
+        """
         forbidden = constraints(view)
         totals: dict[TableAction, float] = {}
-        for _ in range(self.worlds):
+        solved = 0
+        for _ in self._world_slots():
             hands = sample_world(view, self._rng, forbidden)
             solver = TableSolver(PlayState.from_view(view, hands), view.player)
             for action, value in solver.action_values().items():
                 totals[action] = totals.get(action, 0.0) + value
-        return {a: v / self.worlds for a, v in totals.items()}
+            solved += 1
+        return {a: v / solved for a, v in totals.items()}
+
+    def _world_slots(self) -> Iterator[int]:
+        """Count the worlds of one decision, stopping early when the time cap is spent."""
+        start = time.perf_counter()
+        for i in range(self.worlds):
+            if i >= MIN_WORLDS and self.seconds is not None and time.perf_counter() - start > self.seconds:
+                return
+            yield i
 
     # ---------------------------------------------------------------- bidding
     def _bid(self, view: TableView, legal: list[TableAction]) -> TableAction:
@@ -245,8 +279,9 @@ class TableSearchBot:
         leader = view.vorhand if contract.lead == "vorhand" else me
         while leader not in active:
             leader = (leader + 1) % v.players
-        won = 0
-        for _ in range(self.worlds):
+        won = solved = 0
+        for _ in self._world_slots():
+            solved += 1
             hands = sample_world(view, self._rng, {})
             all_hands = [view.hand if s == me else hands[s] for s in range(v.players)]
             state = PlayState(
@@ -267,4 +302,4 @@ class TableSearchBot:
             )
             if TableSolver(state, me).value() > 0:
                 won += 1
-        return won / self.worlds
+        return won / solved

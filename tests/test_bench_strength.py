@@ -1,0 +1,49 @@
+"""bench/strength.py --combine: chunks pooled per deal give the interval of one run.
+
+Issue 3: "Bot strength is measured on duplicate deals ... with a 95% confidence
+interval"; long measurements run in chunks, and pooling them must not change the
+statistics.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bummerl.arena import ArenaConfig, run_arena
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _strength() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_strength", ROOT / "bench" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pooled_chunks_equal_one_run(tmp_path: Path) -> None:
+    strength = _strength()
+    report = run_arena(ArenaConfig("schnapsen", "heuristic", "random", deals=8, seed=3, jobs=1), game_log=True)
+    # The same run cut into two chunks by deal (same seed): the pooled interval is the run's own.
+    first = {**report, "game_log": [g for g in report["game_log"] if g["deal"] < 5]}
+    second = {**report, "game_log": [g for g in report["game_log"] if g["deal"] >= 5]}
+    assert strength.pooled_interval([first, second]) == pytest.approx(report["a"]["ppg_ci95"])
+    # Reports without a game log give no pooled interval (never a made-up one).
+    bare = {k: v for k, v in report.items() if k != "game_log"}
+    assert strength.pooled_interval([bare, first]) is None
+    paths = []
+    for i, chunk in enumerate((report, report)):
+        path = tmp_path / f"r{i}.json"
+        path.write_text(json.dumps({**chunk, "seed": 3 + i}))
+        paths.append(str(path))
+    combined = strength.combine(paths)
+    assert combined["deals"] == 16 and combined["games"] == 2 * report["games"]
+    assert combined["ppg_diff"] == pytest.approx(report["ppg_diff"])
+    lo, hi = combined["ppg_ci95"]
+    assert lo <= combined["ppg_diff"] <= hi
