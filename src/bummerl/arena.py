@@ -32,19 +32,17 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
 from typing import Any
 
+from bummerl.arena_report import default_jobs, paired_interval, run_chunks, side_entry
+from bummerl.arena_report import report as make_report
 from bummerl.bots import Bot, make_bot
 from bummerl.game import Game
 from bummerl.match import Match
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT, BotFault, ProcessBot, parse_command
 from bummerl.rng import derive_seed
-from bummerl.stats import median, ratio_interval, wilson_interval
 from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, find_variant
 
 __all__ = ["ArenaConfig", "DealResult", "GameRecord", "forfeit_points", "format_report", "play_deal", "run_arena"]
@@ -303,13 +301,6 @@ def _chunks(deals: int, jobs: int, heavy: bool) -> list[range]:
     return [range(i, min(deals, i + size)) for i in range(0, deals, size)]
 
 
-def _default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def run_arena(
     config: ArenaConfig, progress: Callable[[int, int], None] | None = None, game_log: bool = False
 ) -> dict[str, Any]:
@@ -319,26 +310,11 @@ def run_arena(
     every game (deal, pairing, winner side, points, reason) to the report.
     """
     started = time.perf_counter()
-    jobs = config.jobs if config.jobs is not None else _default_jobs()
+    jobs = config.jobs if config.jobs is not None else default_jobs()
     jobs = max(1, min(jobs, config.deals))
     heavy = config.a.startswith("cmd:") or config.b.startswith("cmd:")
     chunks = _chunks(config.deals, jobs, heavy)
-    results: list[DealResult] = []
-    if jobs == 1:
-        for chunk in chunks:
-            results.extend(_run_chunk(config, chunk))
-            if progress is not None:
-                progress(len(results), config.deals)
-    else:
-        # fork where there is one: fast, and callers need no ``__main__`` guard;
-        # the arena starts no threads in the parent, so forking is safe.
-        method = "fork" if "fork" in get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context(method)) as pool:
-            futures = [pool.submit(_run_chunk, config, chunk) for chunk in chunks]
-            for future in futures:
-                results.extend(future.result())
-                if progress is not None:
-                    progress(len(results), config.deals)
+    results = run_chunks(_run_chunk, config, chunks, jobs, config.deals, progress)
     results.sort(key=lambda r: r.deal)
     return summarize(config, results, jobs, time.perf_counter() - started, game_log)
 
@@ -348,7 +324,6 @@ def summarize(
 ) -> dict[str, Any]:
     """The report of finished deals (see docs/arena.md for every key)."""
     games = [g for r in results for g in r.games]
-    sides: dict[str, dict[str, Any]] = {}
     diffs: list[float] = []
     per_deal_games: list[float] = []
     for r in results:
@@ -357,58 +332,40 @@ def summarize(
         per_deal_games.append(len(r.games))
     n_games = len(games)
     n_matches = sum(len(r.matches) for r in results)
+    sides: dict[str, dict[str, Any]] = {}
     for side in SIDES:
         won = [g for g in games if g.winner == side]
-        points = sum(g.points for g in won)
-        times = [t for r in results for t in r.move_seconds[side]]
         matches_won = [b for r in results for w, b in r.matches if w == side]
-        entry: dict[str, Any] = {
-            "name": config.a if side == "a" else config.b,
-            "game_points": points,
-            "games_won": len(won),
-            "bummerl_won": len(matches_won),
-            "ppg": points / n_games if n_games else 0.0,
-        }
-        if side == "a":
-            entry["ppg_ci95"] = _interval(diffs, per_deal_games)
-        entry["move_seconds_median"] = median(times) if times else None
-        entry["move_seconds_max"] = max(times) if times else None
-        entry["moves"] = len(times)
-        entry["games_won_ci95"] = list(wilson_interval(len(won), n_games)) if n_games else None
-        entry["bummerl_given"] = sum(matches_won)
-        entry["bummerl_won_ci95"] = list(wilson_interval(len(matches_won), n_matches)) if n_matches else None
-        entry["forfeits"] = sum(1 for g in games if g.forfeit is not None and g.forfeit["side"] == side)
-        sides[side] = entry
-    total_points = sides["a"]["game_points"] + sides["b"]["game_points"]
-    variant = config.rules
-    report: dict[str, Any] = {
-        "variant": variant.name,
-        "options": variant.options(),
-        "seed": config.seed,
-        "unit": config.unit,
-        "deals": len(results),
-        "games": n_games,
-        "bummerl_played": n_matches,
-        "a": sides["a"],
-        "b": sides["b"],
-        "ppg_diff": (sides["a"]["ppg"] - sides["b"]["ppg"]),
-        "points_share_a": sides["a"]["game_points"] / total_points if total_points else None,
-        "games_unwon": sum(1 for g in games if g.winner is None),
-        "forfeits": [g.forfeit for g in games if g.forfeit is not None],
-        "move_timeout": config.move_timeout,
-        "jobs": jobs,
-        "seconds": seconds,
-    }
+        sides[side] = side_entry(
+            config.a if side == "a" else config.b,
+            points=sum(g.points for g in won),
+            won=len(won),
+            games=n_games,
+            times=[t for r in results for t in r.move_seconds[side]],
+            matches_won=len(matches_won),
+            bummerl_given=sum(matches_won),
+            matches=n_matches,
+            forfeits=sum(1 for g in games if g.forfeit is not None and g.forfeit["side"] == side),
+        )
+    report = make_report(
+        config.rules,
+        seed=config.seed,
+        unit=config.unit,
+        deals=len(results),
+        games=n_games,
+        matches=n_matches,
+        a=sides["a"],
+        b=sides["b"],
+        ppg_ci95=paired_interval(diffs, per_deal_games),
+        games_unwon=sum(1 for g in games if g.winner is None),
+        forfeits=[g.forfeit for g in games if g.forfeit is not None],
+        move_timeout=config.move_timeout,
+        jobs=jobs,
+        seconds=seconds,
+    )
     if game_log:
         report["game_log"] = [g.to_json() for g in games]
     return report
-
-
-def _interval(diffs: Sequence[float], games: Sequence[float]) -> list[float] | None:
-    if len(diffs) < 2:
-        return None
-    lo, hi = ratio_interval(diffs, games)
-    return [lo, hi]
 
 
 def _ms(seconds: float | None) -> str:

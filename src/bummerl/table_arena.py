@@ -38,20 +38,18 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
 from typing import Any
 
+from bummerl.arena_report import SelfplayStats, default_jobs, paired_interval, run_chunks, side_entry
+from bummerl.arena_report import report as make_report
 from bummerl.bots.table_bots import TableBot, make_table_bot
 from bummerl.rng import derive_seed
-from bummerl.stats import median, ratio_interval, wilson_interval
 from bummerl.table import Table, TableEndReason, TableMatch, TableResult
 from bummerl.variants import TableVariant, find_table_variant
 
 __all__ = [
     "FORFEIT_POINTS",
     "TableArenaConfig",
-    "TableSelfplayStats",
     "play_table_deal",
     "run_table_arena",
     "seatings",
@@ -139,52 +137,7 @@ def play_table(
 
 
 # ---------------------------------------------------------------- selfplay
-@dataclasses.dataclass
-class TableSelfplayStats:
-    """Totals of a table selfplay run, per seat (the keys of the two-player :class:`SelfplayStats`)."""
-
-    variant: TableVariant
-    bots: list[str]
-    seed: int
-    games: int = 0
-    wins: list[int] = dataclasses.field(default_factory=list)
-    game_points: list[int] = dataclasses.field(default_factory=list)
-    #: Games nobody scored: redeals (three Unter).
-    draws: int = 0
-    seconds: float = 0.0
-
-    def as_json(self) -> dict[str, Any]:
-        """The JSON object ``--json`` prints."""
-        return {
-            "variant": self.variant.name,
-            "options": self.variant.options(),
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "games": self.games,
-            "wins": list(self.wins),
-            "draws": self.draws,
-            "game_points": list(self.game_points),
-            "seconds": round(self.seconds, 6),
-        }
-
-    def table(self) -> str:
-        """A small plain-text table, one line per seat."""
-        width = max(len(b) for b in self.bots)
-        lines = [
-            f"{self.games} games of {self.variant.title}, seed {self.seed}, {self.seconds:.2f} s",
-            f"{'seat':<4}  {'bot':<{width}}  {'wins':>6}  {'game points':>11}  {'per game':>8}",
-        ]
-        for seat, name in enumerate(self.bots):
-            per_game = self.game_points[seat] / self.games if self.games else 0.0
-            lines.append(
-                f"{seat:<4}  {name:<{width}}  {self.wins[seat]:>6}  {self.game_points[seat]:>11}  {per_game:>8.3f}"
-            )
-        if self.draws:
-            lines.append(f"redeals (nobody scored): {self.draws}")
-        return "\n".join(lines)
-
-
-def table_selfplay(variant: TableVariant, bots: list[str], games: int, seed: int) -> TableSelfplayStats:
+def table_selfplay(variant: TableVariant, bots: list[str], games: int, seed: int) -> SelfplayStats:
     """Play ``games`` single games; ``bots`` names one bot per seat, or two (A,B) that alternate.
 
     Game ``i`` is dealt from ``derive_seed(seed, i)`` by seat ``i mod n``; each
@@ -199,7 +152,7 @@ def table_selfplay(variant: TableVariant, bots: list[str], games: int, seed: int
     if games < 0:
         raise ValueError(f"the number of games must be 0 or more, not {games}")
     names = [make_table_bot(b, 0).name for b in bots]
-    stats = TableSelfplayStats(variant, names, seed, wins=[0] * n, game_points=[0] * n)
+    stats = SelfplayStats(variant, names, seed)
     start = time.perf_counter()
     for i in range(games):
         players = [make_table_bot(bots[s], derive_seed(seed, _BOT_SEEDS, i, s)) for s in range(n)]
@@ -333,37 +286,16 @@ def _run_chunk(config: TableArenaConfig, deals: Sequence[int]) -> list[TableDeal
     return [play_table_deal(config, d) for d in deals]
 
 
-def _default_jobs() -> int:
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def run_table_arena(
     config: TableArenaConfig, progress: Callable[[int, int], None] | None = None, game_log: bool = False
 ) -> dict[str, Any]:
     """Play the arena and return the report (the keys of :func:`bummerl.arena.run_arena`'s, plus ``seatings``)."""
     started = time.perf_counter()
-    jobs = config.jobs if config.jobs is not None else _default_jobs()
+    jobs = config.jobs if config.jobs is not None else default_jobs()
     jobs = max(1, min(jobs, config.deals))
     size = max(1, math.ceil(config.deals / (jobs * 4)))
     chunks = [range(i, min(config.deals, i + size)) for i in range(0, config.deals, size)]
-    results: list[TableDealResult] = []
-    if jobs == 1:
-        for chunk in chunks:
-            results.extend(_run_chunk(config, chunk))
-            if progress is not None:
-                progress(len(results), config.deals)
-    else:
-        method = "fork" if "fork" in get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context(method)) as pool:
-            for future in [pool.submit(_run_chunk, config, chunk) for chunk in chunks]:
-                results.extend(future.result())
-                if progress is not None:
-                    progress(len(results), config.deals)
+    results = run_chunks(_run_chunk, config, chunks, jobs, config.deals, progress)
     results.sort(key=lambda r: r.deal)
     return summarize_table(config, results, jobs, time.perf_counter() - started, game_log)
 
@@ -379,48 +311,34 @@ def summarize_table(
     per_deal = [float(len(r.games)) for r in results]
     sides: dict[str, dict[str, Any]] = {}
     for side in SIDES:
-        points = sum(g["points"][side] for g in games)
-        won = sum(1 for g in games if g["points"][side] > 0)
-        times = [t for r in results for t in r.move_seconds[side]]
-        matches_won = sum(m["won"][side] for r in results for m in r.matches)
-        entry: dict[str, Any] = {
-            "name": config.a if side == "a" else config.b,
-            "game_points": points,
-            "games_won": won,
-            "bummerl_won": matches_won,
-            "ppg": points / n_games if n_games else 0.0,
-        }
-        if side == "a":
-            entry["ppg_ci95"] = list(ratio_interval(diffs, per_deal)) if len(diffs) >= 2 else None
-        entry["move_seconds_median"] = median(times) if times else None
-        entry["move_seconds_max"] = max(times) if times else None
-        entry["moves"] = len(times)
-        entry["games_won_ci95"] = list(wilson_interval(won, n_games)) if n_games else None
-        entry["bummerl_given"] = sum(m["given"][side] for r in results for m in r.matches)
-        entry["bummerl_won_ci95"] = list(wilson_interval(min(matches_won, n_matches), n_matches)) if n_matches else None
-        entry["forfeits"] = sum(1 for g in games if g["forfeit"] is not None and g["forfeit"]["side"] == side)
-        sides[side] = entry
-    total = sides["a"]["game_points"] + sides["b"]["game_points"]
-    variant = config.rules
-    report: dict[str, Any] = {
-        "variant": variant.name,
-        "options": variant.options(),
-        "seed": config.seed,
-        "unit": config.unit,
-        "deals": len(results),
-        "games": n_games,
-        "bummerl_played": n_matches,
-        "a": sides["a"],
-        "b": sides["b"],
-        "ppg_diff": sides["a"]["ppg"] - sides["b"]["ppg"],
-        "points_share_a": sides["a"]["game_points"] / total if total else None,
-        "games_unwon": sum(1 for g in games if not g["points"]["a"] and not g["points"]["b"]),
-        "forfeits": [g["forfeit"] for g in games if g["forfeit"] is not None],
-        "move_timeout": None,
-        "jobs": jobs,
-        "seconds": seconds,
-        "seatings": seatings(variant.players),
-    }
+        sides[side] = side_entry(
+            config.a if side == "a" else config.b,
+            points=sum(g["points"][side] for g in games),
+            won=sum(1 for g in games if g["points"][side] > 0),
+            games=n_games,
+            times=[t for r in results for t in r.move_seconds[side]],
+            matches_won=sum(m["won"][side] for r in results for m in r.matches),
+            bummerl_given=sum(m["given"][side] for r in results for m in r.matches),
+            matches=n_matches,
+            forfeits=sum(1 for g in games if g["forfeit"] is not None and g["forfeit"]["side"] == side),
+        )
+    report = make_report(
+        config.rules,
+        seed=config.seed,
+        unit=config.unit,
+        deals=len(results),
+        games=n_games,
+        matches=n_matches,
+        a=sides["a"],
+        b=sides["b"],
+        ppg_ci95=paired_interval(diffs, per_deal),
+        games_unwon=sum(1 for g in games if not g["points"]["a"] and not g["points"]["b"]),
+        forfeits=[g["forfeit"] for g in games if g["forfeit"] is not None],
+        move_timeout=None,
+        jobs=jobs,
+        seconds=seconds,
+    )
+    report["seatings"] = seatings(config.rules.players)
     if game_log:
         report["game_log"] = games
     return report

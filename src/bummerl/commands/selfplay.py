@@ -18,11 +18,11 @@ For duplicate deals, confidence intervals and parallel runs use ``bummerl arena`
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import time
 from typing import Any
 
+from bummerl.arena_report import SelfplayStats
 from bummerl.bots import bot_info, make_bot
 from bummerl.errors import BummerlError
 from bummerl.game import Game
@@ -33,51 +33,6 @@ __all__ = ["SelfplayStats", "add_parser", "run", "selfplay"]
 
 #: Path element of :func:`derive_seed` for the bots' seeds ("BOTS").
 _BOT_STREAM = 0x424F5453
-
-
-@dataclasses.dataclass
-class SelfplayStats:
-    """Totals of a selfplay run, per seat."""
-
-    variant: TwoPlayerVariant
-    bots: list[str]
-    seed: int
-    games: int = 0
-    wins: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
-    game_points: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
-    draws: int = 0
-    seconds: float = 0.0
-
-    def as_json(self) -> dict[str, Any]:
-        """The JSON object ``--json`` prints."""
-        return {
-            "variant": self.variant.name,
-            "options": self.variant.options(),
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "games": self.games,
-            "wins": list(self.wins),
-            "draws": self.draws,
-            "game_points": list(self.game_points),
-            "seconds": round(self.seconds, 6),
-        }
-
-    def table(self) -> str:
-        """A small plain-text table."""
-        unit = "Marken" if self.variant.match_kind == "marken" else "game points"
-        width = max(len(b) for b in self.bots)
-        lines = [
-            f"{self.games} games of {self.variant.title}, seed {self.seed}, {self.seconds:.2f} s",
-            f"{'seat':<4}  {'bot':<{width}}  {'wins':>6}  {unit:>11}  {'per game':>8}",
-        ]
-        for seat, name in enumerate(self.bots):
-            per_game = self.game_points[seat] / self.games if self.games else 0.0
-            lines.append(
-                f"{seat:<4}  {name:<{width}}  {self.wins[seat]:>6}  {self.game_points[seat]:>11}  {per_game:>8.3f}"
-            )
-        if self.draws:
-            lines.append(f"draws (nobody scored): {self.draws}")
-        return "\n".join(lines)
 
 
 def selfplay(variant: TwoPlayerVariant, bots: list[str], games: int, seed: int) -> SelfplayStats:
