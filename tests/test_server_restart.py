@@ -18,6 +18,7 @@ from bummerl.bots import RandomBot, register_bot
 from bummerl.match import Session
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.storage import StorageError
 from bummerl.server.workers import read_game_record
 from bummerl.view import PlayerView
 
@@ -137,3 +138,37 @@ def finish_on_restart(url: str) -> None:
             again = hello(ws, table["token"])
         assert again["status"] == "game_over" and again["game_over"]["result"] == state["game_over"]["result"]
         assert client.get(f"/api/games/{game_id}/record").status_code == 200
+
+
+def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path: Path) -> None:
+    """Brief: "a server restart: the game continues or is stored, never silently lost".  If the
+    database refuses a finished game's result, the table plays on (every action is stored already),
+    and the next load stores that game's result from its actions, even after later games."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        repo = client.app.state.repo  # type: ignore[attr-defined]
+        real = repo.finish_game
+
+        def refuse(game_id: int, result: dict[str, Any], record: str) -> None:
+            raise StorageError(f"game {game_id}, result: OperationalError: database is locked")
+
+        repo.finish_game = refuse
+        table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
+        with client.websocket_connect(table["ws_url"]) as ws:
+            state = hello(ws, table["token"])
+            while state["status"] != "game_over":
+                if state["your_turn"]:
+                    ws.send_json({"type": "action", "action": state["legal"][0]})
+                state = ws.receive_json()
+            first = state["game_over"]
+            assert client.get(f"/api/games/{first['game_id']}").json()["finished"] is False
+            repo.finish_game = real
+            ws.send_json({"type": "next_game"})  # the table goes on with the next deal
+            state = my_turn(ws, ws.receive_json())
+            assert state["status"] == "playing" and state["your_turn"]
+            ws.send_json({"type": "action", "action": state["legal"][0]})
+            state = ws.receive_json()
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        stored = client.get(f"/api/games/{first['game_id']}").json()
+        assert stored["finished"] and stored["result"] == first["result"]
+        assert client.get(f"/api/games/{first['game_id']}/record").status_code == 200

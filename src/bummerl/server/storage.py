@@ -465,13 +465,21 @@ class Repository:
             raise StorageError(f"game {game_id}, action {ply + 1}: {type(exc.orig).__name__}: {exc.orig}") from exc
 
     def finish_game(self, game_id: int, result: dict[str, Any], record: str) -> None:
-        """Store a finished game's result and record (its actions are stored already)."""
-        with self.engine.begin() as s:
-            s.execute(
-                update(_GameRow)
-                .where(_GameRow.id == game_id)
-                .values(finished=True, result=json.dumps(result), record=record, finished_at=now())
-            )
+        """Store a finished game's result and record (its actions are stored already).
+
+        A database failure raises :class:`StorageError`.  Nothing is lost by it:
+        every action is stored, so loading the table again recomputes and stores
+        the result (:meth:`~bummerl.server.tables.TableManager.load`).
+        """
+        try:
+            with self.engine.begin() as s:
+                s.execute(
+                    update(_GameRow)
+                    .where(_GameRow.id == game_id)
+                    .values(finished=True, result=json.dumps(result), record=record, finished_at=now())
+                )
+        except DBAPIError as exc:
+            raise StorageError(f"game {game_id}, result: {type(exc.orig).__name__}: {exc.orig}") from exc
 
     def get_game(self, game_id: int) -> GameData | None:
         with self._sessions() as s:

@@ -38,6 +38,7 @@ from bummerl.server.tables import (
     disconnect_client,
     handle_client_text,
     log,
+    store_result,
 )
 from bummerl.server.workers import choose_table_token
 from bummerl.table import Table, TableAction, TableMatch
@@ -246,7 +247,7 @@ class LiveTableGame:
         record = self.record()
         result = result_to_json(game.result, self.variant.players)
         if store:
-            self.manager.repo.finish_game(self.game_id, result, record.dumps())
+            store_result(self.manager.repo, self.game_id, result, record.dumps())
         self.game_over = {
             "game_id": self.game_id,
             "result": result,

@@ -83,6 +83,21 @@ BOT_SEED = 0x424F54
 MessageTap = Callable[["LiveTable", int | None, dict[str, Any]], None]
 
 
+def store_result(repo: Repository, game_id: int, result: dict[str, Any], record: str) -> None:
+    """Store a finished game's result; if the database refuses, log it and play on.
+
+    The game's actions are all stored before it ends, so nothing is lost: the
+    game stays unfinished in the database and is finished from its actions
+    when its table is loaded again (at the next start, or sooner by
+    :func:`~bummerl.server.storage.Repository.tables_to_resume`).  Stopping the
+    table instead would lose the players' next games for a missing summary row.
+    """
+    try:
+        repo.finish_game(game_id, result, record)
+    except StorageError as exc:
+        log.error("the result of game %s was not stored (it is finished again on the next load): %s", game_id, exc)
+
+
 class TableError(Exception):
     """A request that the table refuses: ``code`` is an error code of docs/web.md."""
 
@@ -383,7 +398,7 @@ class LiveTable:
             self.session.finish(match)
         record = self.record_of(len(match.games) - 1)
         result = result_to_json(game.result)
-        self.manager.repo.finish_game(info.game_id, result, dumps(record))
+        store_result(self.manager.repo, info.game_id, result, dumps(record))
         info.game_over = self._game_over(record)
         self.events.append({"type": "game_end", "result": result, "standing": list(match.standing)})
         if match.is_over:
@@ -579,6 +594,11 @@ class TableManager:
                 match.complete(game)
                 if match.is_over:
                     session.finish(match)
+                if not stored.finished and stored is not data.games[-1]:
+                    # Its result was refused while the table played on (store_result): store it now.
+                    assert game.result is not None
+                    result = result_to_json(game.result)
+                    store_result(self.repo, stored.id, result, dumps(table.record_of(len(match.games) - 1)))
         last = data.games[-1]
         game = table.game
         if game.is_over:
@@ -588,7 +608,7 @@ class TableManager:
             else:
                 # The server stopped between the last action and storing the result.
                 record = table.record_of(len(table.match.games) - 1)
-                self.repo.finish_game(last.id, result_to_json(game.result), dumps(record))
+                store_result(self.repo, last.id, result_to_json(game.result), dumps(record))
             table.info.game_over = table._game_over(record)
         self.tables[table_id] = table
         self.schedule_bot(table)
