@@ -143,3 +143,29 @@ def test_a_bauernschnapsen_game_against_bots_by_clicks(
     page.select_option("#lang-select", "en")
     page.wait_for_selector("text=Game over")
     errors.check()
+
+
+def test_house_rules_chosen_on_the_page_reach_the_table(
+    server: LiveServer, new_context: NewContext, page_errors: Errors
+) -> None:
+    """Issue 4's options (seeds/004: "Einige Spielkreise spielen ohne Bettler"; the doubling steps) are
+    chosen in the lobby; only the changed ones are sent, and the table plays by them."""
+    page = new_context(locale="en-GB").new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/#/")
+    page.click("#tg-variant-dreierschnapsen")
+    page.click("#tg-options summary")
+    assert page.is_checked("#tg-opt-bettler")
+    assert page.locator("label[for=tg-opt-may_skip_talon]").inner_text().strip()  # Dreierschnapsen's own option
+    page.uncheck("#tg-opt-bettler")
+    page.select_option("#tg-opt-max_doubling", "1")
+    assert page.locator("#tg-opt-max_doubling option:checked").inner_text() == "Kontra"
+    for seat in (1, 2):
+        page.select_option(f"#tg-seat-{seat}", "random")
+    page.click("#tg-start")
+    page.wait_for_selector("#tgame")
+    table_id = page.evaluate("location.hash").rsplit("/", 1)[1]
+    summary = json.loads(page.evaluate(f"fetch('/api/table-games/{table_id}').then(r => r.text())"))
+    assert summary["variant"] == "dreierschnapsen"
+    assert summary["options"] == {"bettler": False, "max_doubling": 1}
+    errors.check()

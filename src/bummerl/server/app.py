@@ -39,6 +39,7 @@ from bummerl.errors import BummerlError
 from bummerl.game import Game
 from bummerl.protocol import variant_to_json
 from bummerl.record import GameRecord, dumps
+from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
 from bummerl.server.messages import CreateTable, CreateTableGame, JoinTable
 from bummerl.server.storage import TABLE_GAME, GameData, Repository, StorageError, TableData
@@ -60,10 +61,6 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("bummerl.server")
 
-#: The choices of options that are not true/false.
-_CHOICES: dict[str, list[str]] = {"last_trick_scoring": ["one", "augen"]}
-
-
 def _error(status: int, code: str, message: str) -> HTTPException:
     return HTTPException(status_code=status, detail={"code": code, "message": message})
 
@@ -72,19 +69,7 @@ def variants_json() -> list[dict[str, Any]]:
     """The two-player variants with their options, for the table form."""
     out = []
     for v in VARIANTS:
-        helps = v.option_help()
-        options = []
-        for name in v.OPTIONS:
-            default = getattr(v, name)
-            options.append(
-                {
-                    "name": name,
-                    "type": "bool" if isinstance(default, bool) else "choice",
-                    "default": default,
-                    "choices": [False, True] if isinstance(default, bool) else _CHOICES.get(name, [default]),
-                    "help": helps.get(name, ""),
-                }
-            )
+        options = options_json(v)
         out.append(
             {
                 "name": v.name,

@@ -28,6 +28,7 @@ from typing import Any
 from bummerl.bots import make_bot
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.rng import derive_seed
+from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
 from bummerl.server.storage import TABLE_GAME, Repository, SeatData, StorageError, TableData, hash_token
 from bummerl.server.tables import (
@@ -58,13 +59,21 @@ TableGameTap = Callable[["LiveTableGame", int | None, dict[str, Any]], None]
 
 
 def table_variants_json() -> dict[str, Any]:
-    """The table variants for the lobby (options keep their documented defaults) and the bots that play them."""
+    """The table variants for the lobby, with their options (:func:`~bummerl.server.catalog.options_json`),
+    and the bots that play them."""
     from bummerl.bots.table_bots import TABLE_BOTS
     from bummerl.variants import TABLE_VARIANTS
 
     bots = list(TABLE_BOTS)
     variants = [
-        {"name": v.name, "title": v.title, "players": v.players, "target": v.match_target, "teams": v.players == 4}
+        {
+            "name": v.name,
+            "title": v.title,
+            "players": v.players,
+            "target": v.match_target,
+            "teams": v.players == 4,
+            "options": options_json(v),
+        }
         for v in TABLE_VARIANTS
     ]
     return {"variants": variants, "bots": bots, "default_bot": DEFAULT_TABLE_BOT}
@@ -154,6 +163,7 @@ class LiveTableGame:
             "kind": "table_game",
             "variant": self.variant.name,
             "title": self.variant.title,
+            "options": self.variant.options(),
             "seats": self.variant.players,
             "players": self.players(),
             "status": self.status,

@@ -75,6 +75,50 @@ function optionLabel(opt) {
   return h("span", {}, opt.name.replaceAll("_", " "), opt.help ? h("small", { class: "help" }, ` – ${opt.help}`) : null);
 }
 
+/**
+ * The fieldset of a variant's options (as the server describes them: bool or choice), or null if it has none.
+ * `store` keeps the choices per "variant.option"; ids are `${prefix}-${option}`.
+ */
+function optionsFieldset(v, store, prefix) {
+  if (!v.options || !v.options.length) return null;
+  const box = h("fieldset", { class: "options" }, h("legend", {}, t("options")));
+  for (const opt of v.options) {
+    const k = `${v.name}.${opt.name}`;
+    const current = store[k] ?? UI_DEFAULTS[opt.name] ?? opt.default;
+    const id = `${prefix}-${opt.name}`;
+    if (opt.type === "bool") {
+      box.append(
+        h(
+          "label",
+          { class: "choice", for: id, title: opt.help || "" },
+          h("input", { type: "checkbox", id, name: opt.name, checked: Boolean(current), onchange: (e) => (store[k] = e.target.checked) }),
+          " ",
+          optionLabel(opt),
+        ),
+      );
+    } else {
+      const select = h("select", { id, name: opt.name, onchange: (e) => (store[k] = e.target.value) });
+      for (const choice of opt.choices || []) {
+        const key = `opt_${opt.name}.${choice}`;
+        select.append(h("option", { value: choice }, has(key) ? t(key) : String(choice)));
+      }
+      select.value = current;
+      box.append(h("label", { class: "choice", for: id, title: opt.help || "" }, optionLabel(opt), " ", select));
+    }
+  }
+  return box;
+}
+
+/** The options chosen in `store` that differ from the variant's defaults (the request's `options`). */
+function chosenOptions(v, store) {
+  const options = {};
+  for (const opt of (v && v.options) || []) {
+    const value = store[`${v.name}.${opt.name}`] ?? UI_DEFAULTS[opt.name];
+    if (value !== undefined && String(value) !== String(opt.default)) options[opt.name] = value;
+  }
+  return options;
+}
+
 class LobbyPage {
   constructor(el) {
     this.el = el;
@@ -86,7 +130,7 @@ class LobbyPage {
     this.form = { variant: "schnapsen", options: {}, opponent: null, name: prefs.name, seed: "", target: "" };
     // The table-game form: variant and, per other seat, a bot name or "friend".
     this.tableGames = null;
-    this.tg = { variant: "bauernschnapsen", seats: {} };
+    this.tg = { variant: "bauernschnapsen", seats: {}, options: {} };
     this.liveTableGames = [];
     this.load();
     this.render();
@@ -121,7 +165,7 @@ class LobbyPage {
     const v = this.tableGames.variants.find((x) => x.name === this.tg.variant);
     const others = [];
     for (let seat = 1; seat < v.players; seat++) others.push(this.tg.seats[`${v.name}.${seat}`] || this.tableGames.default_bot);
-    const body = { variant: v.name, seats: others, name: this.form.name || t("default_name") };
+    const body = { variant: v.name, options: chosenOptions(v, this.tg.options), seats: others, name: this.form.name || t("default_name") };
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
     prefs.name = this.form.name;
     this.busy = true;
@@ -168,6 +212,9 @@ class LobbyPage {
       seatsBox.append(h("label", { class: "choice", for: `tg-seat-${seat}` }, `${t("tg_seat_label", { n: seat + 1 })}${partner} `, select));
     }
     box.append(seatsBox);
+    // Many house rules: folded away, the documented defaults apply unless changed.
+    const optionsBox = optionsFieldset(v, this.tg.options, "tg-opt");
+    if (optionsBox) box.append(h("details", { class: "house-rules", id: "tg-options" }, h("summary", {}, t("tg_house_rules")), optionsBox));
     box.append(h("button", { type: "submit", class: "primary big", id: "tg-start", disabled: this.busy }, this.busy ? t("starting") : t("tg_start")));
     return box;
   }
@@ -185,11 +232,7 @@ class LobbyPage {
     event.preventDefault();
     if (this.busy) return;
     const v = this.variant();
-    const options = {};
-    for (const opt of (v && v.options) || []) {
-      const value = this.form.options[`${v.name}.${opt.name}`] ?? UI_DEFAULTS[opt.name];
-      if (value !== undefined && value !== opt.default) options[opt.name] = value;
-    }
+    const options = chosenOptions(v, this.form.options);
     const body = {
       variant: this.form.variant,
       options,
@@ -267,48 +310,8 @@ class LobbyPage {
     form.append(variantBox);
     // Options of the chosen variant, as the server describes them.
     const v = this.variant();
-    if (v && v.options && v.options.length) {
-      const box = h("fieldset", { class: "options" }, h("legend", {}, t("options")));
-      for (const opt of v.options) {
-        const k = `${v.name}.${opt.name}`;
-        const current = f.options[k] ?? UI_DEFAULTS[opt.name] ?? opt.default;
-        const id = `opt-${opt.name}`;
-        if (opt.type === "bool") {
-          box.append(
-            h(
-              "label",
-              { class: "choice", for: id, title: opt.help || "" },
-              h("input", {
-                type: "checkbox",
-                id,
-                name: opt.name,
-                checked: Boolean(current),
-                onchange: (e) => (f.options[k] = e.target.checked),
-              }),
-              " ",
-              optionLabel(opt),
-            ),
-          );
-        } else {
-          const select = h("select", { id, name: opt.name, onchange: (e) => (f.options[k] = e.target.value) });
-          for (const choice of opt.choices || []) {
-            const key = `opt_${opt.name}.${choice}`;
-            select.append(h("option", { value: choice }, has(key) ? t(key) : String(choice)));
-          }
-          select.value = current;
-          box.append(
-            h(
-              "label",
-              { class: "choice", for: id, title: opt.help || "" },
-              optionLabel(opt),
-              " ",
-              select,
-            ),
-          );
-        }
-      }
-      form.append(box);
-    }
+    const optionsBox = v ? optionsFieldset(v, f.options, "opt") : null;
+    if (optionsBox) form.append(optionsBox);
     // Opponent.
     const opp = h("select", { id: "opponent", name: "opponent", onchange: (e) => (f.opponent = e.target.value) });
     for (const b of (this.bots && this.bots.bots) || []) {
