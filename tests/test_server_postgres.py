@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from bummerl.server.app import create_app
-from bummerl.server.storage import ActionConflictError, Repository, hash_token
+from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token
 
 # Fixtures of pg_server used by this module (pytest finds fixtures by name in the module).
 __all__ = ["postgres_server", "postgres_url"]
@@ -215,3 +215,23 @@ def test_the_analysis_is_cached_in_the_database(client: TestClient) -> None:
 )
 def test_restart(scenario: Callable[[str], Any], postgres_url: str) -> None:
     scenario(postgres_url)
+
+
+def test_an_older_narrow_token_column_is_widened_at_start(postgres_url: str, repo: Repository) -> None:
+    """A database made before the action token grew to 40 characters would refuse the table games'
+    long bids ("bid:kontra-bauernschnapser"); starting the server widens it and keeps the rows."""
+    schema = postgres_url.rpartition("application_name=")[2]
+    repo.create_table("t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None)
+    game_id = repo.start_game("t1", 0, 0, 1, "AhTh", "1")
+    repo.append_action(game_id, 0, "Ah")
+    with repo.engine.begin() as db:
+        db.execute(text(f"ALTER TABLE {schema}.bummerl_actions ALTER COLUMN token TYPE VARCHAR(16)"))
+    narrow = Repository(postgres_url)
+    with pytest.raises(StorageError):
+        narrow.append_action(game_id, 1, "bid:kontra-bauernschnapser")
+    narrow.create_schema()
+    token = next(c for c in inspect(narrow.engine).get_columns("bummerl_actions") if c["name"] == "token")
+    assert token["type"].length == 40
+    narrow.append_action(game_id, 1, "bid:kontra-bauernschnapser")
+    assert narrow.load_table("t1").games[0].actions == ["Ah", "bid:kontra-bauernschnapser"]
+    narrow.dispose()

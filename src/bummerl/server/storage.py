@@ -41,7 +41,9 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -264,7 +266,31 @@ class Repository:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def create_schema(self) -> None:
+        """Create the tables that are missing, and widen columns that an older version made narrower."""
         _Base.metadata.create_all(self.engine)
+        self._widen_columns()
+
+    def _widen_columns(self) -> None:
+        """Bring string columns of existing tables up to the width the models declare.
+
+        ``create_all`` never changes an existing table, so a database created
+        before a column grew (the action token: 16 characters until the table
+        games' bids such as ``bid:kontra-bauernschnapser``) would refuse those
+        actions.  SQLite does not enforce string lengths; PostgreSQL (the other
+        database we support, and whose ``ALTER COLUMN ... TYPE`` this is) is
+        altered in place, which keeps every row.
+        """
+        if self.engine.dialect.name != "postgresql":
+            return
+        inspector = inspect(self.engine)
+        for table in _Base.metadata.sorted_tables:
+            stored = {c["name"]: c["type"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                want = getattr(column.type, "length", None)
+                have = getattr(stored.get(column.name), "length", None)
+                if want is not None and have is not None and have < want:
+                    with self.engine.begin() as db:
+                        db.execute(text(f"ALTER TABLE {table.name} ALTER COLUMN {column.name} TYPE VARCHAR({want})"))
 
     def dispose(self) -> None:
         self.engine.dispose()
