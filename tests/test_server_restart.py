@@ -172,3 +172,41 @@ def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path:
         stored = client.get(f"/api/games/{first['game_id']}").json()
         assert stored["finished"] and stored["result"] == first["result"]
         assert client.get(f"/api/games/{first['game_id']}/record").status_code == 200
+
+
+def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path) -> None:
+    """docs/web.md `storage`: the database refused, the table is unchanged.  A new deal is stored
+    before the table changes, so a refused one can be asked for again and memory never runs ahead of
+    the database (a new app on the same database shows the same table)."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        repo = client.app.state.repo  # type: ignore[attr-defined]
+        real = repo.start_game
+        table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
+        live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        with client.websocket_connect(table["ws_url"]) as ws:
+            state = hello(ws, table["token"])
+            while state["status"] != "game_over":
+                if state["your_turn"]:
+                    ws.send_json({"type": "action", "action": state["legal"][0]})
+                state = ws.receive_json()
+            games_before, session_before = len(live.match.games), live.session
+
+            def refuse(*args: Any, **kwargs: Any) -> int:
+                raise StorageError("new deal: OperationalError: disk I/O error")
+
+            repo.start_game = refuse
+            ws.send_json({"type": "next_game"})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == "storage", error
+            assert live.session is session_before and len(live.match.games) == games_before
+            assert live.game.is_over
+            repo.start_game = real
+            ws.send_json({"type": "next_game"})
+            state = my_turn(ws, ws.receive_json())
+            assert state["status"] == "playing" and len(live.match.games) == games_before + 1
+            dealt = [c.code for c in live.game.hands[0]]
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        reloaded = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        assert len(reloaded.match.games) == games_before + 1
+        assert [c.code for c in reloaded.game.hands[0]] == dealt

@@ -339,3 +339,36 @@ def test_the_view_json_never_shows_a_hidden_card(variant: str) -> None:
             table.apply(rng.choice(table.legal_actions()))
     if variant == "dreierschnapsen":
         assert discards_seen > 0
+
+
+def test_a_refused_new_deal_leaves_the_finished_table_game() -> None:
+    """docs/web.md `storage`: the table is unchanged when the database refuses the next deal; asked
+    again, the deal is the one the match would have dealt anyway."""
+    from bummerl.server.storage import StorageError
+
+    with TestClient(create_app("sqlite://", config=CONFIG)) as client:
+        created = client.post(
+            "/api/table-games", json={"variant": "dreierschnapsen", "seats": ["random", "random"], "seed": 3}
+        ).json()
+        live = live_table(client, created["table_id"])
+        with client.websocket_connect(created["ws_url"]) as ws:
+            end = play_game(ws, hello(ws, created["token"]), random.Random(3), [])
+        assert end["status"] == "game_over"
+        repo = client.app.state.repo  # type: ignore[attr-defined]
+        real = repo.start_game
+        before = (live.game_id, live.game_no, len(live.matches), live.table)
+
+        def refuse(*args: Any, **kwargs: Any) -> int:
+            raise StorageError("new deal: OperationalError: disk I/O error")
+
+        repo.start_game = refuse
+        with pytest.raises(StorageError):
+            live.deal_next()
+        assert (live.game_id, live.game_no, len(live.matches), live.table) == before and live.game_over
+        repo.start_game = real
+        live.deal_next()
+        # The next game of the match, or the first of a new one if this game ended the match.
+        assert (len(live.matches), live.game_no) in ((before[2], before[1] + 1), (before[2] + 1, 0))
+        assert live.game_id != before[0] and live.game_over is None
+        stored = repo.load_table(created["table_id"]).games
+        assert [g.id for g in stored][-1] == live.game_id and len(stored) == 2

@@ -473,8 +473,12 @@ class Repository:
             "finished": False,
             "started_at": now(),
         }
-        with self.engine.begin() as conn:
-            key = conn.execute(insert(_GameRow), values).inserted_primary_key
+        try:
+            with self.engine.begin() as conn:
+                key = conn.execute(insert(_GameRow), values).inserted_primary_key
+        except DBAPIError as exc:
+            # The caller answers `storage`; the table keeps its finished game and may deal again.
+            raise StorageError(f"table {table_id}, new deal: {type(exc.orig).__name__}: {exc.orig}") from exc
         assert key is not None
         return int(key[0])
 

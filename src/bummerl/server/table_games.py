@@ -270,28 +270,37 @@ class LiveTableGame:
         """Deal the next game (a new match after a finished one) and store it."""
         if self.game.result is None:
             raise TableError("game_running", "the current game is not over yet")
+        # The new deal is stored before the table changes: if the database refuses it,
+        # the caller answers `storage` and the finished game stays on the table.
         if self.match.is_over:
-            self._new_match()
-        self._register(self.match.table)
+            match = self._next_match()
+            self._register(match.table, match)
+            self.matches.append(match)
+        else:
+            self._register(self.match.table)
         self.broadcast()
         self.manager.schedule_bot(self)
 
     def _new_match(self) -> None:
+        self.matches.append(self._next_match())
+
+    def _next_match(self) -> TableMatch:
         k = len(self.matches)
         seed = self.data.seed if k == 0 else derive_seed(self.data.seed, MATCH_SEED, k)
-        self.matches.append(TableMatch(self.variant, seed, first_dealer=k % self.variant.players))
+        return TableMatch(self.variant, seed, first_dealer=k % self.variant.players)
 
-    def _register(self, table: Table) -> None:
+    def _register(self, table: Table, new_match: TableMatch | None = None) -> None:
+        """Store the deal ``table`` (of ``new_match`` if it starts one), then make it the current game."""
+        match_no = len(self.matches) - (0 if new_match is not None else 1)
+        game_no = len((new_match or self.match).games) - 1
+        self.game_id = self.manager.repo.start_game(self.id, match_no, game_no, table.dealer, _deck_text(table), None)
         self.table = table
-        self.game_no = len(self.match.games) - 1
+        self.game_no = game_no
         self.game_over = None
-        self.game_id = self.manager.repo.start_game(
-            self.id, len(self.matches) - 1, self.game_no, table.dealer, _deck_text(table), None
-        )
         self.events.append(
             {
                 "type": "game_start",
-                "match_no": len(self.matches),
+                "match_no": match_no + 1,
                 "game_no": self.game_no + 1,
                 "dealer": table.dealer,
                 "game_id": self.game_id,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import copy
 import dataclasses
 import datetime as dt
 import json
@@ -451,20 +452,28 @@ class LiveTable:
         """Deal the next game (a new Bummerl after a finished one) and store it."""
         if not self.game.is_over:
             raise TableError("game_running", "the current game is not over yet")
-        if self.match.is_over:
-            self.session.new_match()
-        game = self.match.deal_next()
-        self._register_game(game)
+        # Dealt on a copy and stored before the table changes: if the database refuses the
+        # deal, the caller answers `storage` and the finished game stays on the table.
+        # (The memo keeps the one variant object; cards and actions copy as themselves.)
+        session = copy.deepcopy(self.session, {id(self.variant): self.variant})
+        if session.matches[-1].is_over:
+            session.new_match()
+        game = session.matches[-1].deal_next()
+        self._register_game(game, session)
         self.broadcast()
         self.manager.schedule_bot(self)
 
-    def _register_game(self, game: Game) -> None:
-        match_no = len(self.session.matches) - 1
-        game_no = len(self.match.games) - 1
-        seed = self.match.game_seeds[-1]
+    def _register_game(self, game: Game, session: Session | None = None) -> None:
+        """Store the deal ``game`` (the current game of ``session``), then make ``session`` the table's."""
+        session = session or self.session
+        match = session.matches[-1]
+        match_no = len(session.matches) - 1
+        game_no = len(match.games) - 1
+        seed = match.game_seeds[-1]
         game_id = self.manager.repo.start_game(
             self.id, match_no, game_no, game.dealer, _deck_text(game), None if seed is None else str(seed)
         )
+        self.session = session
         self.info = _GameInfo(game_id, match_no, game_no)
         self.events.append(
             {
@@ -772,7 +781,7 @@ async def handle_client_text(
         except TableError as exc:
             room.send(conn, error_message(exc.code, exc.message, exc.rule))
         except StorageError as exc:
-            room.send(conn, error_message("storage", f"the action could not be stored: {exc}"))
+            room.send(conn, error_message("storage", f"not stored, nothing changed (send it again): {exc}"))
 
 
 async def _hello(
