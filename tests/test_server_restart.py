@@ -38,6 +38,15 @@ def my_turn(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
+def play_to_the_end(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """Play seat 0's first legal action at every turn until the game is over; the game-over state."""
+    while state["status"] != "game_over":
+        if state["your_turn"]:
+            ws.send_json({"type": "action", "action": state["legal"][0]})
+        state = ws.receive_json()
+    return state
+
+
 def test_a_game_goes_on_after_a_restart_from_the_same_position(tmp_path: Path) -> None:
     play_on_after_a_restart(f"sqlite:///{tmp_path / 'games.db'}")
 
@@ -120,11 +129,7 @@ def finish_on_restart(url: str) -> None:
     with TestClient(create_app(url, config=CONFIG)) as client:
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
-            state = hello(ws, table["token"])
-            while state["status"] != "game_over":
-                if state["your_turn"]:
-                    ws.send_json({"type": "action", "action": state["legal"][0]})
-                state = ws.receive_json()
+            state = play_to_the_end(ws, hello(ws, table["token"]))
         game_id = state["game_over"]["game_id"]
     engine = create_engine(url)
     with engine.begin() as db:
@@ -155,11 +160,7 @@ def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path:
         repo.finish_game = refuse
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
-            state = hello(ws, table["token"])
-            while state["status"] != "game_over":
-                if state["your_turn"]:
-                    ws.send_json({"type": "action", "action": state["legal"][0]})
-                state = ws.receive_json()
+            state = play_to_the_end(ws, hello(ws, table["token"]))
             first = state["game_over"]
             assert client.get(f"/api/games/{first['game_id']}").json()["finished"] is False
             repo.finish_game = real
@@ -185,11 +186,7 @@ def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
         live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
         with client.websocket_connect(table["ws_url"]) as ws:
-            state = hello(ws, table["token"])
-            while state["status"] != "game_over":
-                if state["your_turn"]:
-                    ws.send_json({"type": "action", "action": state["legal"][0]})
-                state = ws.receive_json()
+            state = play_to_the_end(ws, hello(ws, table["token"]))
             games_before, session_before = len(live.match.games), live.session
 
             def refuse(*args: Any, **kwargs: Any) -> int:
