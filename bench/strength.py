@@ -36,6 +36,7 @@ from collections import defaultdict
 from typing import Any
 
 from bummerl.arena import ArenaConfig, run_arena
+from bummerl.arena_report import paired_interval
 from bummerl.stats import ratio_interval, wilson_interval
 
 LADDER = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
@@ -126,7 +127,7 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
 
     Needs every report's ``game_log`` (``bummerl arena --game-log``); the deal is
     the unit, keyed by (seed, deal), so the interval is the one a single run over
-    all deals would print (:func:`bummerl.stats.ratio_interval`).  ``None`` when a
+    all deals would print (:func:`bummerl.arena_report.paired_interval`).  ``None`` when a
     report has no game log or there are fewer than two deals.
 
     >>> games = [(0, "a", 2), (0, "b", 1), (1, "a", 1), (1, "a", 3)]
@@ -147,9 +148,7 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
             elif g["winner"] == "b":
                 diff[key] -= g["points"]
     keys = sorted(games)
-    if len(keys) < 2:
-        return None
-    return list(ratio_interval([diff[k] for k in keys], [games[k] for k in keys]))
+    return paired_interval([diff[k] for k in keys], [games[k] for k in keys])
 
 
 def _fmt_ci(ci: Any) -> str:

@@ -89,9 +89,10 @@ def store_result(repo: Repository, game_id: int, result: dict[str, Any], record:
 
     The game's actions are all stored before it ends, so nothing is lost: the
     game stays unfinished in the database and is finished from its actions
-    when its table is loaded again (at the next start, or sooner by
-    :func:`~bummerl.server.storage.Repository.tables_to_resume`).  Stopping the
-    table instead would lose the players' next games for a missing summary row.
+    when its table is loaded again (every table with an unfinished game is
+    loaded at the next start: :meth:`~bummerl.server.storage.Repository.tables_to_resume`).
+    Stopping the table instead would cost the players their next games for a
+    missing summary row.
     """
     try:
         repo.finish_game(game_id, result, record)

@@ -212,9 +212,9 @@ class LobbyPage {
       seatsBox.append(h("label", { class: "choice", for: `tg-seat-${seat}` }, `${t("tg_seat_label", { n: seat + 1 })}${partner} `, select));
     }
     box.append(seatsBox);
-    // Many house rules: folded away, the documented defaults apply unless changed.
+    // Many house rules: folded away (and kept open across re-renders once opened); the defaults apply unless changed.
     const optionsBox = optionsFieldset(v, this.tg.options, "tg-opt");
-    if (optionsBox) box.append(h("details", { class: "house-rules", id: "tg-options" }, h("summary", {}, t("tg_house_rules")), optionsBox));
+    if (optionsBox) box.append(h("details", { class: "house-rules", id: "tg-options", open: this.tg.rulesOpen, ontoggle: (e) => (this.tg.rulesOpen = e.target.open) }, h("summary", {}, t("tg_house_rules")), optionsBox));
     box.append(h("button", { type: "submit", class: "primary big", id: "tg-start", disabled: this.busy }, this.busy ? t("starting") : t("tg_start")));
     return box;
   }
