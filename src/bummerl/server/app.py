@@ -28,7 +28,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import FastAPI, Header, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -438,73 +438,54 @@ def create_app(
     # ------------------------------------------------------------ WebSocket
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        try:
-            table = await manager.get(table_id)
-        except StorageError:
-            await websocket.close(code=4404, reason="unknown table")
-            return
-        conn = Connection()
-
-        async def sender() -> None:
-            while True:
-                text = await conn.queue.get()
-                if text is None:
-                    await websocket.close()
-                    return
-                await websocket.send_text(text)
-
-        send_task = asyncio.get_running_loop().create_task(sender())
-        try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    # A binary frame: read it as UTF-8 JSON like a text frame.
-                    text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
-                await manager.handle_text(table, conn, text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await manager.disconnect(table, conn)
-            send_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await send_task
+        await _serve_socket(websocket, manager, table_id)
 
     @app.websocket("/ws/table-games/{table_id}")
     async def table_game_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        try:
-            live = await table_games.get(table_id)
-        except StorageError:
-            await websocket.close(code=4404, reason="unknown table")
-            return
-        conn = Connection()
-        send_task = asyncio.get_running_loop().create_task(_pump(websocket, conn))
-        try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
-                await table_games.handle_text(live, conn, text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await table_games.disconnect(live, conn)
-            send_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await send_task
+        await _serve_socket(websocket, table_games, table_id)
 
     # ------------------------------------------------------------ front end
     static = cfg.static_dir
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
     return app
+
+
+class _Rooms(Protocol):
+    """What a socket needs of a table manager (two-player tables and table games alike)."""
+
+    async def get(self, table_id: str, /) -> Any: ...
+    async def handle_text(self, room: Any, conn: Connection, text: str, /) -> None: ...
+    async def disconnect(self, room: Any, conn: Connection, /) -> None: ...
+
+
+async def _serve_socket(websocket: WebSocket, rooms: _Rooms, table_id: str) -> None:
+    """One client's WebSocket: its frames go to the room's handler, the room's messages back out."""
+    await websocket.accept()
+    try:
+        room = await rooms.get(table_id)
+    except StorageError:
+        await websocket.close(code=4404, reason="unknown table")
+        return
+    conn = Connection()
+    send_task = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                # A binary frame: read it as UTF-8 JSON like a text frame.
+                text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+            await rooms.handle_text(room, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await rooms.disconnect(room, conn)
+        send_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await send_task
 
 
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
