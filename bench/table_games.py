@@ -61,9 +61,7 @@ def duplicate_strength(variant: str, deals: int) -> tuple[float, float, float]:
         total = 0.0
         layouts = [(0, 2), (1, 3)] if n == 4 else [(0,), (1,), (2,)]
         for heuristic_seats in layouts:
-            bots = [
-                make_table_bot("heuristic" if s in heuristic_seats else "random", seed * 8 + s) for s in range(n)
-            ]
+            bots = [make_table_bot("heuristic" if s in heuristic_seats else "random", seed * 8 + s) for s in range(n)]
             t = Table.deal(variant, seed=seed, dealer=seed % n)
             while t.result is None:
                 t.apply(bots[t.to_move].choose(t.view(t.to_move)))

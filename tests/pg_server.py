@@ -152,8 +152,19 @@ def start_cluster(bin_dir: Path) -> Iterator[PostgresCluster]:
             # Only loopback and a socket in our folder; fsync off: a test database need not survive a power cut.
             options = f"-h 127.0.0.1 -p {cluster.port} -k {root} -c fsync=off -c full_page_writes=off"
             try:
-                cluster.run("pg_ctl", "-D", str(cluster.data_dir), "-l", str(root / "server.log"), "-o", options,
-                            "-w", "-t", "60", "start")
+                cluster.run(
+                    "pg_ctl",
+                    "-D",
+                    str(cluster.data_dir),
+                    "-l",
+                    str(root / "server.log"),
+                    "-o",
+                    options,
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                )
                 break
             except RuntimeError:
                 if attempt == 2:

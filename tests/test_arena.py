@@ -202,8 +202,24 @@ def test_cmd_bot_results_do_not_depend_on_process_reuse() -> None:
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     """`bummerl arena ... --json` prints one JSON object with the issue's keys."""
-    status = main(["arena", "--variant", "scharf", "--a", "random", "--b", "heuristic", "--deals", "3",
-                   "--seed", "2", "--jobs", "1", "--json"])
+    status = main(
+        [
+            "arena",
+            "--variant",
+            "scharf",
+            "--a",
+            "random",
+            "--b",
+            "heuristic",
+            "--deals",
+            "3",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--json",
+        ]
+    )
     assert status == 0
     report = json.loads(capsys.readouterr().out)
     assert report.keys() >= TOP_KEYS and report["variant"] == "schnapsen-scharf"

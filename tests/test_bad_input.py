@@ -486,7 +486,7 @@ _POSITIONS = [
     for text in {Game.deal(name, s).position() for s in range(3)}
     | {Game.from_position(Game.deal(name, 4).position()).position()}
 ]
-_ALPHABET = "AaTKQJ987hdcs0123456789-/!: :=,{}[]\"\n*decl"
+_ALPHABET = 'AaTKQJ987hdcs0123456789-/!: :=,{}[]"\n*decl'
 
 
 def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:

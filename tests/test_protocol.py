@@ -263,8 +263,11 @@ def test_loopback_bot_plays_like_the_bot_itself() -> None:
     for variant in VARIANTS:
         for i in range(10):
             seed = derive_seed(5, i)
-            direct, hosted = make_bot("heuristic", seed), ProcessBot(
-                transport_factory=lambda s=seed: LoopbackTransport(make_bot("heuristic", s))  # type: ignore[misc]
+            direct, hosted = (
+                make_bot("heuristic", seed),
+                ProcessBot(
+                    transport_factory=lambda s=seed: LoopbackTransport(make_bot("heuristic", s))  # type: ignore[misc]
+                ),
             )
             game = Game.deal(variant, seed=seed)
             while not game.is_over:
@@ -509,7 +512,7 @@ def test_make_bot_accepts_cmd_bots() -> None:
 def test_flood_of_info_lines_still_times_out() -> None:
     """info lines do not extend the move time (docs/protocol.md, Timeouts and failures)."""
     flood = "import sys\nfor line in sys.stdin:\n    " + (
-        "print('{\"type\":\"hello\",\"protocol\":\"bummerl-bot\",\"version\":1,\"name\":\"f\"}', flush=True)"
+        'print(\'{"type":"hello","protocol":"bummerl-bot","version":1,"name":"f"}\', flush=True)'
         " if 'hello' in line else [print('{\"type\":\"info\"}', flush=True) for _ in iter(int, 1)]"
     )
     with ProcessBot([sys.executable, "-c", flood], move_timeout=0.3) as bot:

@@ -465,9 +465,7 @@ def test_illegal_action_names_move_and_rule() -> None:
     message = error_of(text)
     assert f"move {n} '{bad.token}': illegal action (Farbzwang)" in message
     assert message.startswith("line ")
-    broken = GameRecord(
-        record.tags, record.variant, record.dealer, record.deck, (*record.actions, bad), record.result
-    )
+    broken = GameRecord(record.tags, record.variant, record.dealer, record.deck, (*record.actions, bad), record.result)
     with pytest.raises(RecordError, match=rf"move {n} '{bad.token}': illegal action \(Farbzwang\)"):
         broken.replay()
     obj = json.loads(dumps(record, "json"))

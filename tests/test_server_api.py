@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+
 import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.websockets import WebSocketDisconnect
 
 with warnings.catch_warnings():
@@ -85,7 +88,7 @@ def test_creating_a_table_checks_variant_options_and_opponent(client: TestClient
 
 def test_a_friend_is_invited_by_code_and_the_seat_is_taken_once(client: TestClient) -> None:
     table = client.post("/api/tables", json={"opponent": "friend", "name": "Anna"}).json()
-    assert table["invite_url"].endswith(f"/?join={table['join_code']}")
+    assert table["invite_url"] == f"/#/join/{table['join_code']}"  # the code in the fragment (docs/security.md)
     invite = client.get(
         f"/api/tables/{table['table_id']}/invite", headers={"Authorization": f"Bearer {table['token']}"}
     )

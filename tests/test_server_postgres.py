@@ -9,12 +9,16 @@ no PostgreSQL is installed, except under ``CI``, where that fails.
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+pytest.importorskip("psycopg", reason="needs the 'postgres' extra: pip install -e '.[postgres]'")
+
 import threading
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import inspect, text
 
 import test_server_api as api_tests
@@ -27,8 +31,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from bummerl.server import migrations
 from bummerl.server.app import create_app
-from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token
+from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token, now
 
 # Fixtures of pg_server used by this module (pytest finds fixtures by name in the module).
 __all__ = ["postgres_server", "postgres_url"]
@@ -217,16 +222,22 @@ def test_restart(scenario: Callable[[str], Any], postgres_url: str) -> None:
     scenario(postgres_url)
 
 
-def test_an_older_narrow_token_column_is_widened_at_start(postgres_url: str, repo: Repository) -> None:
-    """A database made before the action token grew to 40 characters would refuse the table games'
-    long bids ("bid:kontra-bauernschnapser"); starting the server widens it and keeps the rows."""
-    schema = postgres_url.rpartition("application_name=")[2]
-    repo.create_table("t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None)
-    game_id = repo.start_game("t1", 0, 0, 1, "AhTh", "1")
-    repo.append_action(game_id, 0, "Ah")
-    with repo.engine.begin() as db:
-        db.execute(text(f"ALTER TABLE {schema}.bummerl_actions ALTER COLUMN token TYPE VARCHAR(16)"))
+def test_an_older_narrow_token_column_is_widened_at_start(postgres_url: str) -> None:
+    """A database at revision 0002, before the action token grew to 40 characters, would refuse the table
+    games' long bids ("bid:kontra-bauernschnapser"); starting the server runs the migrations, which widen it
+    and keep the rows (tests/test_server_migrations.py: the same from a database made before Alembic)."""
     narrow = Repository(postgres_url)
+    with narrow.engine.begin() as db:
+        migrations.upgrade(db, "0002")
+        db.execute(
+            text(
+                "INSERT INTO bummerl_tables (id, variant, options, seed, target, opponent, seat0_name, seat0_token,"
+                " created_at) VALUES ('t1', 'schnapsen', '{}', '7', 7, 'random', 'Anna', :token, :now)"
+            ),
+            {"token": hash_token("s"), "now": now()},
+        )
+    game_id = narrow.start_game("t1", 0, 0, 1, "AhTh", "1")
+    narrow.append_action(game_id, 0, "Ah")
     with pytest.raises(StorageError):
         narrow.append_action(game_id, 1, "bid:kontra-bauernschnapser")
     narrow.create_schema()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bummerl.server.config import ServerConfig, default_data_dir
 from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token

@@ -5,14 +5,16 @@ In-process with FastAPI's TestClient; bots run in threads (``bot_executor="threa
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+
 import threading
 import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it prefers another HTTP client package.
@@ -145,7 +147,7 @@ def test_errors_name_the_problem_and_leave_the_table_unchanged(client: TestClien
     waiting, not_your_turn, bad_action, illegal_action, game_running.  The rules named: ``turn`` (seeds/000:
     "Vorhand spielt zum ersten Stich aus ... spielt der Gewinner des Stichs zum nächsten Stich aus") and
     ``not_in_hand`` ("a player can only play a card they hold", bummerl.errors.Rule)."""
-    table = create(client, opponent="friend", name="Anna", seed=3)
+    table = create(client, opponent="friend", name="Anna")
     tid = table["table_id"]
     with client.websocket_connect(table["ws_url"]) as ws:
         ws.send_json({"type": "action", "action": "Ah"})
@@ -199,7 +201,7 @@ def test_errors_name_the_problem_and_leave_the_table_unchanged(client: TestClien
 
 def test_a_friend_table_is_played_by_both_seats_through_a_whole_bummerl(client: TestClient) -> None:
     """seeds/000 "Partien und Bummerl": 7 down to 0; the loser gets a Bummerl; next_game starts the next one."""
-    table = create(client, opponent="friend", name="Anna", seed=21, variant="66")
+    table = create(client, opponent="friend", name="Anna", variant="66")
     friend = client.post("/api/join", json={"code": table["join_code"], "name": "Bert"}).json()
     with client.websocket_connect(table["ws_url"]) as ws0, client.websocket_connect(table["ws_url"]) as ws1:
         socks = {0: ws0, 1: ws1}

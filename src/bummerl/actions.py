@@ -147,7 +147,5 @@ _DECLARE_MARRIAGE: tuple[Action, ...] = tuple(
 
 #: Every action there is, indexed by ``Action.code``; ``None`` where no action has
 #: that code (marriages of ranks other than King and Ober).
-ALL_ACTIONS: tuple[Action | None, ...] = (
-    _PLAY + _MARRIAGE + (EXCHANGE, CLOSE, DECLARE) + _DECLARE_MARRIAGE
-)
+ALL_ACTIONS: tuple[Action | None, ...] = _PLAY + _MARRIAGE + (EXCHANGE, CLOSE, DECLARE) + _DECLARE_MARRIAGE
 _BY_TOKEN: dict[str, Action] = {a.token: a for a in ALL_ACTIONS if a is not None}

@@ -53,7 +53,7 @@ from typing import Any
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
 from bummerl.game import Game
-from bummerl.rng import SplitMix64, derive_seed
+from bummerl.rng import SplitMix64, derive_key, derive_seed, keyed_seed
 from bummerl.variants import GameResult, TwoPlayerVariant, find_variant
 
 __all__ = ["DRAW", "Match", "MatchGame", "Session", "draw_dealer"]
@@ -101,6 +101,11 @@ class Match:
     ``variant`` is a :class:`TwoPlayerVariant` or a name; ``options`` are
     variant options (``auto_declare=True`` ...).  ``first_dealer`` ``None`` draws
     the first dealer from ``seed``.  ``target`` is the match length (default 7).
+
+    Game ``i`` is dealt from ``derive_seed(seed, i)``; with a secret
+    ``deal_key`` from ``keyed_seed(deal_key, i)`` instead, so that a finished
+    game's seed tells nothing about the next deal (:mod:`bummerl.rng`; the web
+    server deals this way, docs/security.md).
     """
 
     def __init__(
@@ -109,12 +114,15 @@ class Match:
         seed: int = 0,
         first_dealer: int | None = None,
         target: int | None = None,
+        *,
+        deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
         self.variant: TwoPlayerVariant = find_variant(variant, **options)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BummerlError(f"a match seed must be an integer, not {seed!r}")
         self.seed = seed
+        self.deal_key = deal_key
         if target is None:
             target = DEFAULT_TARGET
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
@@ -228,12 +236,15 @@ class Match:
         return 2**self._stands if self.kind == "marken" else 1
 
     # --------------------------------------------------------------- actions
-    def deal_next(self, deck: Iterable[Card] | None = None, dealer: int | None = None) -> Game:
+    def deal_next(self, deck: Iterable[Card] | None = None, dealer: int | None = None, seed: int | None = None) -> Game:
         """Deal the next game and make it the current one.
 
-        Without ``deck`` the game is dealt from ``derive_seed(seed, index)``.
+        Without ``deck`` the game is dealt from ``derive_seed(seed, index)``
+        (``keyed_seed(deal_key, index)`` with a deal key).
         A record replays a match by giving each game's ``deck``; ``dealer`` may
         then differ from :attr:`next_dealer` only where the dealer was drawn.
+        ``seed`` names the seed that dealt ``deck`` (it is checked, and kept
+        for :attr:`game_seeds`).
         """
         if self.is_over:
             raise BummerlError(f"the match is over: seat {self.winner} has won")
@@ -242,19 +253,19 @@ class Match:
         if dealer is None:
             dealer = self._next_dealer
         elif dealer != self._next_dealer and not self.dealer_drawn:
-            raise BummerlError(
-                f"game {len(self._games) + 1} must be dealt by seat {self._next_dealer}, not {dealer!r}"
-            )
+            raise BummerlError(f"game {len(self._games) + 1} must be dealt by seat {self._next_dealer}, not {dealer!r}")
         if dealer not in (0, 1):
             raise BummerlError(f"dealer must be seat 0 or 1, not {dealer!r}")
         index = len(self._games)
         if deck is None:
-            deal_seed = derive_seed(self.seed, index)
+            deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
             game = Game.deal(self.variant, seed=deal_seed, dealer=dealer)
             game_seed: int | None = deal_seed
         else:
-            game_seed = None
             game = Game.from_deck(self.variant, deck, dealer)
+            if seed is not None and Game.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
+                raise BummerlError(f"seed {seed} does not deal this pack")
+            game_seed = seed
         self._next_dealer = dealer
         self._games.append(game)
         self._seeds.append(game_seed)
@@ -308,6 +319,9 @@ class Session:
     Match ``i`` uses the seed ``derive_seed(seed, i)``; the first match draws its
     first dealer, every later match starts with the seat that would have dealt
     next in the previous one (the deal keeps passing on as in one long match).
+    With a secret ``deal_key`` match ``i`` gets the seed ``keyed_seed(deal_key, i)``
+    and deals from its own key ``derive_key(deal_key, i)`` (see :class:`Match`):
+    revealing one match's key after it ends reveals nothing of the next.
 
     >>> session = Session("schnapsen", seed=3)
     >>> m = session.new_match()
@@ -326,12 +340,15 @@ class Session:
         variant: TwoPlayerVariant | str = "schnapsen",
         seed: int = 0,
         target: int | None = None,
+        *,
+        deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
         self.variant = find_variant(variant, **options)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BummerlError(f"a session seed must be an integer, not {seed!r}")
         self.seed = seed
+        self.deal_key = deal_key
         self.target = target
         self.matches: list[Match] = []
         self._bummerl = [0, 0]
@@ -352,7 +369,12 @@ class Session:
         if self.matches and self._finished < len(self.matches):
             raise BummerlError("the current match is not finished; finish() it first")
         first_dealer = self.matches[-1].next_dealer if self.matches else None
-        match = Match(self.variant, derive_seed(self.seed, len(self.matches)), first_dealer, self.target)
+        k = len(self.matches)
+        if self.deal_key is None:
+            match = Match(self.variant, derive_seed(self.seed, k), first_dealer, self.target)
+        else:
+            key = derive_key(self.deal_key, k)
+            match = Match(self.variant, keyed_seed(self.deal_key, k), first_dealer, self.target, deal_key=key)
         self.matches.append(match)
         return match
 

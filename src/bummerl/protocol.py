@@ -908,9 +908,7 @@ class ProcessBot:
             message = self._expect_message(deadline, f"decide #{ident}", "move")
             if message["type"] != "action":
                 self._kill(diagnose=False)
-                raise BotFault(
-                    "garbage", f"bot {self.name} answered decide #{ident} with {_clip(encode(message))}"
-                )
+                raise BotFault("garbage", f"bot {self.name} answered decide #{ident} with {_clip(encode(message))}")
             if "id" in message and message["id"] != ident:
                 continue  # a late answer to an earlier question: ignore it
             token = message.get("action")

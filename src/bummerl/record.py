@@ -60,7 +60,7 @@ from bummerl.cards import Card, format_cards, parse_cards
 from bummerl.errors import BummerlError, RecordError
 from bummerl.game import Game
 from bummerl.match import Match
-from bummerl.rng import derive_seed
+from bummerl.rng import derive_seed, key_commitment
 from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, find_variant
 
 if TYPE_CHECKING:
@@ -259,12 +259,18 @@ class MatchRecord:
     def from_match(cls, match: Match, **tags: object) -> MatchRecord:
         """The record of ``match`` so far (an unfinished current game included)."""
         base = dict(DEFAULT_TAGS)
-        base["Match"] = f"{match.variant.name}-{match.seed}"
+        if match.deal_key is None:
+            base["Match"] = f"{match.variant.name}-{match.seed}"
+        else:
+            # A keyed match names neither its key nor its seed (the seed draws its dealers):
+            # its record may be public while it runs.  The key's commitment identifies it.
+            base["Match"] = f"{match.variant.name}-{key_commitment(match.deal_key)[:16]}"
         base.update({k: str(v) for k, v in tags.items()})
         for name in GAME_TAGS:
             if name in base:
                 raise RecordError(f"{name} is set per game by from_match(), not as a match tag")
-        base["MatchSeed"] = str(match.seed)
+        if match.deal_key is None:
+            base["MatchSeed"] = str(match.seed)
         base["Target"] = str(match.target)
         history = match.history
         seeds = match.game_seeds

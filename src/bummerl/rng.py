@@ -14,6 +14,14 @@ Bummerl uses its own tiny, fully specified generator:
   ``len-1`` to ``1``, swap ``i`` with ``below(i + 1)``.
 * ``derive(seed, *path)``: a child seed, one SplitMix64 output per path element
   mixed into the state, used to give every game of a match its own seed.
+  SplitMix64 is a bijection, so a child seed gives its parent away: use it where
+  every seed may be known (self-play, arenas, practice).
+* ``keyed_seed(key, *path)``: a child seed that gives nothing away, the first 8
+  bytes (big-endian) of HMAC-SHA256 over the path (each element 8 bytes,
+  big-endian, prefixed by ``bummerl-seed``) under a secret ``key``; ``derive_key``
+  is the whole 32-byte MAC under the prefix ``bummerl-key``.  The web server
+  deals every game it hosts from such seeds (docs/security.md), so publishing one
+  game's seed reveals no other deal.
 
 >>> SplitMix64(0).next_u64()
 16294208416658607535
@@ -25,9 +33,11 @@ This module has no other dependencies and no global state.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import TypeVar
 
-__all__ = ["SplitMix64", "derive_seed"]
+__all__ = ["SplitMix64", "derive_key", "derive_seed", "key_commitment", "keyed_seed"]
 
 _MASK = (1 << 64) - 1
 T = TypeVar("T")
@@ -80,3 +90,38 @@ def derive_seed(seed: int, *path: int) -> int:
         rng = SplitMix64(out ^ (p & _MASK))
         out = rng.next_u64()
     return out
+
+
+def _mac(key: bytes, label: bytes, path: tuple[int, ...]) -> bytes:
+    message = label + b"".join((p & _MASK).to_bytes(8, "big") for p in path)
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def keyed_seed(key: bytes, *path: int) -> int:
+    """A deal seed for ``path`` under the secret ``key``: one-way, unlike :func:`derive_seed`.
+
+    >>> keyed_seed(bytes(32), 0)
+    15260329100516932772
+    >>> keyed_seed(bytes(32), 0) != keyed_seed(bytes(32), 1)
+    True
+    """
+    return int.from_bytes(_mac(key, b"bummerl-seed", path)[:8], "big")
+
+
+def derive_key(key: bytes, *path: int) -> bytes:
+    """A 32-byte child key for ``path`` under ``key`` (e.g. one key per match of a table).
+
+    >>> len(derive_key(bytes(32), 3)), derive_key(bytes(32), 3) == derive_key(bytes(32), 4)
+    (32, False)
+    """
+    return _mac(key, b"bummerl-key", path)
+
+
+def key_commitment(key: bytes) -> str:
+    """The SHA-256 (hex) of ``key``: published before the deals it decides, the key after them,
+    so anyone can check that the deals were fixed in advance.
+
+    >>> key_commitment(bytes(32))[:16]
+    '66687aadf862bd77'
+    """
+    return hashlib.sha256(key).hexdigest()

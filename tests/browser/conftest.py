@@ -42,7 +42,7 @@ CHROMIUM_ARGS = [
 
 SCREENSHOTS = Path(os.environ.get("BUMMERL_SCREENSHOTS", Path(__file__).resolve().parent / "screenshots"))
 
-# The server as its own process: a bot thinks in a thread of it, analyses use the fast "easy" level so the
+# The server as its own process, as `bummerl serve` runs it: a bot thinks in a thread of it, analyses use the fast "easy" level so the
 # post-game analysis is there within the tests' time.
 _SERVER_CODE = """
 import sys
@@ -50,9 +50,16 @@ from pathlib import Path
 import uvicorn
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.edge import uvicorn_config
 port, data = int(sys.argv[1]), Path(sys.argv[2])
-config = ServerConfig(data_dir=data, bot_executor="thread", analysis_executor="thread", analysis_level="easy")
-uvicorn.run(create_app(config=config), host="127.0.0.1", port=port, log_level="warning")
+# The browser tests share one server and one address: the per-client limits (docs/security.md) are raised
+# so that they test the page, not the limits (tests/test_server_limits.py does).
+config = ServerConfig(
+    data_dir=data, bot_executor="thread", analysis_executor="thread", analysis_level="easy",
+    create_rate="1000/minute", api_rate="1000/second", analysis_rate="1000/minute", max_tables_per_client=1000,
+)
+# Configured as `bummerl serve` configures uvicorn (the edge's protocols, timeouts and caps).
+uvicorn.Server(uvicorn_config(create_app(config=config), config, host="127.0.0.1", port=port)).run()
 """
 
 

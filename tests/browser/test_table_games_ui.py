@@ -10,14 +10,17 @@ computes no rule).
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
+
 import json
 import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 if not Path("/usr/bin/chromium").exists():
     pytest.skip(

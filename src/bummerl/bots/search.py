@@ -181,6 +181,16 @@ class SearchBot:
         self._values = values or solver_values
         self._fallback: Bot | None = None
 
+    def scale_time(self, factor: float) -> None:
+        """Think at most ``factor`` times as long per decision (a server sharing its cores under load).
+
+        >>> bot = SearchBot("x", Budget(worlds=8, seconds=0.5))
+        >>> bot.scale_time(0.2); bot.budget.seconds
+        0.1
+        """
+        if self.budget.seconds is not None:
+            self.budget = dataclasses.replace(self.budget, seconds=self.budget.seconds * factor)
+
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
         if not legal:

@@ -205,6 +205,11 @@ class TableSearchBot:
         self._rng = SplitMix64(seed)
         self._heuristic = TableHeuristicBot(seed)
 
+    def scale_time(self, factor: float) -> None:
+        """Think at most ``factor`` times as long per decision (a server sharing its cores under load)."""
+        if self.seconds is not None:
+            self.seconds *= factor
+
     def choose(self, view: TableView) -> TableAction:
         legal = view.legal_actions()
         if not legal:

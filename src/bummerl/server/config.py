@@ -57,6 +57,68 @@ class ServerConfig:
     #: The bot a new table gets when the request names none.
     default_bot: str = "hard"
 
+    # ---- fair bot scheduling (bummerl.server.scheduler) --------------------------------------
+    #: Threads for the quick bots (random, heuristic), which never wait behind a search.
+    quick_bot_threads: int = 2
+    #: The least share of its own time budget a searching bot gets when many decisions wait.
+    min_time_scale: float = 0.05
+    #: Seconds after which a decision is given up and the heuristic bot plays instead.
+    bot_timeout: float = 10.0
+
+    # ---- memory: which tables stay loaded (bummerl.server.manager) ---------------------------
+    #: A table nobody is connected to and nothing happened at for this long leaves memory
+    #: (it reloads from the database on demand).
+    table_idle_seconds: float = 600.0
+    #: How often idle tables are looked for.
+    sweep_seconds: float = 30.0
+    #: Tables in memory at most; a new table is refused with 503 when all of them are busy.
+    max_live_tables: int = 2000
+    #: Loaded tables one client may have created (and not yet left idle).
+    max_tables_per_client: int = 10
+
+    # ---- rate limits per client (bummerl.server.limits; the ``limits`` notation) --------------
+    create_rate: str = "10/minute"
+    join_rate: str = "20/minute"
+    analysis_rate: str = "10/minute"
+    #: Every other API request (reads, polls).
+    api_rate: str = "20/second"
+    #: Analyses waiting or running at once, for all clients together.
+    max_queued_analyses: int = 20
+
+    # ---- the database (bummerl.server.database) ----------------------------------------------
+    #: Threads that run database calls (none runs on the event loop).
+    db_threads: int = 4
+    #: Seconds an SQLite call waits for a lock before the request is answered 503.
+    db_busy_timeout: float = 2.0
+    #: Seconds between retries of a write the database refused, doubling up to ``storage_retry_max``.
+    storage_retry_first: float = 0.5
+    storage_retry_max: float = 15.0
+
+    # The connection edge (docs/security.md says why each default is what it is).
+    #: The address players open (``https://schnapsen.example``): invitation links start with it and a
+    #: WebSocket's ``Origin`` must be it.  ``None``: invitations are paths (``/#/join/CODE``) that the
+    #: front end completes with its own address, and the ``Origin`` must match the request's ``Host``.
+    public_url: str | None = None
+    #: Further origins (``https://other.example``) whose pages may open the table WebSockets.
+    allowed_origins: tuple[str, ...] = ()
+    #: Seconds a new WebSocket has to send a valid ``hello`` before it is closed (4408).
+    hello_timeout: float = 10.0
+    #: Seconds a WebSocket may stay without a frame from its client (a ``ping`` message or a
+    #: WebSocket ping counts) before it is closed (4408); the front end pings every 25 s.
+    idle_timeout: float = 120.0
+    #: Seconds the server pings a WebSocket (protocol level), and waits for the pong, to find dead peers.
+    ws_ping_interval: float | None = 20.0
+    ws_ping_timeout: float | None = 20.0
+    #: Seconds a client has to send one whole HTTP request (head and body), counted from the connection
+    #: or from the first byte of the next request on it; then ``408`` and the connection is closed.
+    request_timeout: float = 10.0
+    #: Seconds an idle keep-alive HTTP connection stays open between requests (uvicorn's ``timeout_keep_alive``).
+    keep_alive_timeout: int = 5
+    #: Simultaneous connections (HTTP and WebSocket) of one client key (an IPv4 address, an IPv6 /64); 0: no cap.
+    max_connections_per_client: int = 32
+    #: Simultaneous connections of all clients together; ``bummerl serve`` keeps it below the file limit.
+    max_connections: int = 1000
+
     def resolved_data_dir(self) -> Path:
         return self.data_dir if self.data_dir is not None else default_data_dir()
 

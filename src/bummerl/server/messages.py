@@ -17,15 +17,19 @@ ClientError(code='bad_json', message="not a JSON object: 'e2e4'")
 'bad_message'
 >>> spectator_view({"seat": 0, "hand": ["Ah"], "opponent_known": ["Kh"], "opponent_hand_size": 5})
 {'seat': None, 'hand': [], 'opponent_known': [], 'opponent_hand_size': 5, 'hand_sizes': [1, 5]}
+>>> JoinTable(code="x", name="  Anna\u3000 Maria ").name
+'Anna Maria'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Literal
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -38,8 +42,10 @@ __all__ = [
     "JoinTable",
     "NextGameMessage",
     "PingMessage",
+    "PlayerName",
     "error_message",
     "parse_client_message",
+    "player_name",
     "spectator_view",
 ]
 
@@ -47,8 +53,57 @@ __all__ = [
 MAX_MESSAGE_CHARS = 4096
 
 _MAX_SEED = 2**64 - 1
-#: A player's name: one line of printable characters (it becomes a record tag).
-_NAME = r"^[^\x00-\x1f\x7f]+$"
+
+#: The longest player name, in characters after normalisation.
+MAX_NAME_CHARS = 40
+#: Unicode categories a name may not contain, with what to call them in the error.
+_REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Cs": "a surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+}
+#: Formatting characters that names need: the zero-width joiner of emoji sequences (👩‍💻) and the
+#: non-joiner of Persian and Indic spellings.
+_NEEDED_FORMAT = frozenset("\u200c\u200d")
+#: An emoji subdivision flag (🏴 + tag letters + cancel tag): the only place tag characters may stand.
+_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]{1,30}\U000e007f")
+
+
+def player_name(value: str) -> str:
+    """A player's name as it is stored: one NFC-normalised line, runs of spaces as one, no hidden characters.
+
+    Letters of every script, spaces inside the name, emoji (also joined by U+200D,
+    with variation selectors) stay.  Refused: controls (Cc), invisible formatting
+    characters (Cf: bidi marks, embeddings, overrides and isolates such as U+202E,
+    which can make a name read backwards in the other players' view, zero-width spaces),
+    line and paragraph separators, surrogates, private-use and unassigned code points.
+
+    >>> player_name("Zo\u0065\u0308  Ann")
+    'Zoë Ann'
+    >>> player_name("👩\u200d💻 Kim")
+    '👩\u200d💻 Kim'
+    >>> player_name("Anna\u202egpj.exe")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name may not contain U+202E RIGHT-TO-LEFT OVERRIDE (an invisible formatting character)
+    """
+    for char in _TAG_FLAG.sub("\U0001f3f4", value):
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES and char not in _NEEDED_FORMAT:
+            what = f"U+{ord(char):04X} {unicodedata.name(char, '')}".rstrip()
+            raise ValueError(f"a name may not contain {what} ({_REFUSED_CATEGORIES[category]})")
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    if not 1 <= len(name) <= MAX_NAME_CHARS:
+        raise ValueError(f"a name has 1 to {MAX_NAME_CHARS} characters besides spaces at its ends")
+    return name
+
+
+#: A player's name in an HTTP body (it becomes a record tag and is shown to the other players).
+PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), AfterValidator(player_name)]
 
 
 # ------------------------------------------------------------------ HTTP bodies
@@ -61,7 +116,7 @@ class CreateTable(BaseModel):
     options: dict[str, bool | str] = Field(default_factory=dict)
     #: A bot name of :mod:`bummerl.bots`, or ``"friend"`` for an invitation; ``None``: the default bot.
     opponent: str | None = Field(default=None, max_length=64)
-    name: str = Field(default="Player", min_length=1, max_length=40, pattern=_NAME)
+    name: PlayerName = "Player"
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
     target: int | None = Field(default=None, ge=1, le=99)
 
@@ -80,7 +135,7 @@ class CreateTableGame(BaseModel):
     options: dict[str, bool | str | int] = Field(default_factory=dict)
     seats: list[str] | None = Field(default=None, max_length=3)
     bots: str | None = Field(default=None, max_length=64)
-    name: str = Field(default="Player", min_length=1, max_length=40, pattern=_NAME)
+    name: PlayerName = "Player"
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
 
 
@@ -90,7 +145,7 @@ class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     code: str = Field(min_length=1, max_length=64)
-    name: str = Field(default="Friend", min_length=1, max_length=40, pattern=_NAME)
+    name: PlayerName = "Friend"
 
 
 # ------------------------------------------------------ WebSocket, client side

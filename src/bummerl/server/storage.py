@@ -1,10 +1,13 @@
 """The web app's database: tables, games and every action, with SQLAlchemy 2.
 
-Three tables: ``bummerl_tables`` (a live table: variant, seed, seats with the
-SHA-256 of their tokens, the join code), ``bummerl_games`` (one deal of a
-table's match: dealer, pack order, result, record text and cached analysis)
-and ``bummerl_actions`` (one row per action, appended as it is played: a server
-restart replays them).  Any SQLAlchemy URL works; SQLite is the default.
+Four tables: ``bummerl_tables`` (a live table: variant, seed, seats with the
+SHA-256 of their tokens, the join code), ``bummerl_table_seats`` (the seats of
+a three- or four-player table), ``bummerl_games`` (one deal of a table's match:
+dealer, pack order, result, record text and cached analysis) and
+``bummerl_actions`` (one row per action, appended as it is played: a server
+restart replays them).  Any SQLAlchemy URL works; SQLite is the default.  The
+schema is made and changed by the Alembic revisions of
+:mod:`bummerl.server.migrations`; the models here describe its newest revision.
 
 >>> repo = Repository("sqlite://")
 >>> repo.create_schema()
@@ -39,17 +42,18 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     func,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from bummerl.server import migrations
 
 __all__ = [
     "TABLE_GAME",
@@ -111,6 +115,10 @@ class _TableRow(_Base):
     seat1_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     join_code: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     created_at: Mapped[str] = mapped_column(String(32))
+    #: A per-table secret (hex) that the server fills in; ``None`` for tables made before it existed.
+    deal_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: A practice table; the server default makes every older table an ordinary one.
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class _GameRow(_Base):
@@ -207,6 +215,8 @@ class TableData:
     join_code: str | None
     created_at: str
     games: list[GameData] = dataclasses.field(default_factory=list)
+    deal_key: str | None = None
+    practice: bool = False
 
 
 def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
@@ -240,57 +250,55 @@ def _table_data(row: _TableRow) -> TableData:
         row.seat1_token is not None,
         row.join_code,
         row.created_at,
+        deal_key=row.deal_key,
+        practice=row.practice,
     )
 
 
 class Repository:
     """All database access of the server; one instance per app."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout: float = 5.0) -> None:
+        """``busy_timeout``: seconds a call waits for a lock (SQLite), a row lock or a pooled connection
+        (PostgreSQL) before it fails; the server answers such a failure 503 and retries its own writes."""
         url = database_url(url)
         kwargs: dict[str, Any] = {}
+        #: An in-memory SQLite database is one connection: it must be used by one thread at a time.
+        self.single_connection = url in ("sqlite://", "sqlite:///:memory:")
         if url.startswith("sqlite"):
-            # The app may touch the database from worker threads too.
-            kwargs["connect_args"] = {"check_same_thread": False}
-            if url in ("sqlite://", "sqlite:///:memory:"):
+            # The app touches the database from its database threads.
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
+            if self.single_connection:
                 # One shared connection, or every session would see its own empty database.
                 kwargs["poolclass"] = StaticPool
         else:
             # A database server drops connections (its restart, idle timeouts, failover): test a pooled
             # connection before use, or the first action after that would fail.
             kwargs["pool_pre_ping"] = True
+            kwargs["pool_timeout"] = busy_timeout
         self.url = url
-        self.engine: Engine = create_engine(url, **kwargs)
+        engine_url = make_url(url)
+        if engine_url.drivername == "postgresql+psycopg":
+            # A row lock is waited for as long as SQLite's busy timeout, then the call fails (and is answered
+            # 503 or retried); libpq's options of the URL (a search path, say) are kept.
+            options = " ".join(
+                filter(None, [str(engine_url.query.get("options", "")), f"-c lock_timeout={int(busy_timeout * 1000)}"])
+            )
+            engine_url = engine_url.update_query_dict({"options": options})
+        self.engine: Engine = create_engine(engine_url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def create_schema(self) -> None:
-        """Create the tables that are missing, and widen columns that an older version made narrower."""
-        _Base.metadata.create_all(self.engine)
-        self._widen_columns()
+        """Make the schema, or bring an older one up to date: ``alembic upgrade head``, rows kept.
 
-    def _widen_columns(self) -> None:
-        """Bring string columns of existing tables up to the width the models declare.
-
-        ``create_all`` never changes an existing table, so a database created
-        before a column grew (the action token: 16 characters until the table
-        games' bids such as ``bid:kontra-bauernschnapser``) would refuse those
-        actions.  SQLite does not enforce string lengths; PostgreSQL (the other
-        database we support, and whose ``ALTER COLUMN ... TYPE`` this is) is
-        altered in place, which keeps every row.
+        Runs on this repository's own engine, so an in-memory ``sqlite://``
+        database is the one migrated.  A database from before the migrations is
+        recognised and stamped first (:func:`bummerl.server.migrations.upgrade`).
         """
-        if self.engine.dialect.name != "postgresql":
-            return
-        inspector = inspect(self.engine)
-        for table in _Base.metadata.sorted_tables:
-            stored = {c["name"]: c["type"] for c in inspector.get_columns(table.name)}
-            for column in table.columns:
-                want = getattr(column.type, "length", None)
-                have = getattr(stored.get(column.name), "length", None)
-                if want is not None and have is not None and have < want:
-                    with self.engine.begin() as db:
-                        db.execute(text(f"ALTER TABLE {table.name} ALTER COLUMN {column.name} TYPE VARCHAR({want})"))
+        with self.engine.begin() as db:
+            migrations.upgrade(db)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -308,6 +316,9 @@ class Repository:
         seat0_token_hash: str,
         join_code: str | None,
         seat1_name: str | None = None,
+        *,
+        deal_key: str | None = None,
+        practice: bool = False,
     ) -> TableData:
         row = _TableRow(
             id=table_id,
@@ -322,6 +333,8 @@ class Repository:
             seat1_token=None,
             join_code=join_code,
             created_at=now(),
+            deal_key=deal_key,
+            practice=practice,
         )
         with self._sessions.begin() as s:
             s.add(row)
@@ -455,6 +468,11 @@ class Repository:
             if stored is not None and hmac.compare_digest(stored, digest):
                 found = seat
         return found
+
+    def set_deal_key(self, table_id: str, deal_key: str) -> None:
+        """Give a table of an older server (made before deal keys) its secret deal key."""
+        with self._sessions.begin() as s:
+            s.execute(update(_TableRow).where(_TableRow.id == table_id).values(deal_key=deal_key))
 
     def table_ids(self) -> list[str]:
         with self._sessions() as s:

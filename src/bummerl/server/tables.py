@@ -1,121 +1,53 @@
-"""Live tables: a match between two seats, its clients, its bot, and the database behind it.
+"""Live two-player tables: a match between two seats, its clients, its bot, and the database behind it.
 
-A :class:`LiveTable` holds a :class:`~bummerl.match.Session` (Bummerl after
-Bummerl) of one variant, the current game, the connected clients (seats and
-spectators) and, at a bot table, the bot of seat 1.  Every change goes the
-same way, under the table's lock: check the request, **store it** (an action
-row, a new deal), change the engine's state, then send every client its own
-``state`` message (docs/web.md).  A refused request changes nothing.
+A :class:`LiveTable` is a :class:`~bummerl.server.rooms.Room` that holds a
+:class:`~bummerl.match.Session` (Bummerl after Bummerl) of one variant and the
+current game; at a bot table the bot plays seat 1.  Every change goes the way
+:mod:`bummerl.server.rooms` describes: check, store, change, tell.
 
-The :class:`TableManager` creates, joins, loads and restores tables: a table
-is rebuilt from its stored deals and actions by replaying them through the
-engine, so a restarted server goes on where it stopped, and a bot whose turn
-it is resumes.
+**Deals.** A table dealt by the server draws every deal from its secret
+``deal_key`` (:func:`bummerl.rng.keyed_seed`; docs/security.md): a finished
+game's ``Seed`` says nothing of the next deal, the key of a Bummerl is
+published when it ends, and its commitment (SHA-256) when it starts, so
+players can check afterwards that no deal was chosen on the way.  Only a
+*practice* table, where the creator plays bots alone, may be dealt from a
+seed the creator chose.
 
 What a client receives about the cards comes only from
 :func:`bummerl.protocol.view_to_json` of its seat's view (spectators: that view
 without any hand, :func:`~bummerl.server.messages.spectator_view`), from the
-public events of the play, and, once a game is over, from its record.  Bots
-think in an executor (threads or processes), never on the event loop.
+public events of the play, and, once a game is over, from its record.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextlib
 import copy
 import dataclasses
 import datetime as dt
-import json
-import logging
-import multiprocessing
-import os
-import secrets
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bummerl.actions import Action, ActionKind
-from bummerl.bots import bot_info
-from bummerl.cards import Card, Rank
+from bummerl.cards import Card, Rank, parse_cards
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.game import Game
 from bummerl.match import Match, Session
 from bummerl.protocol import result_to_json, variant_to_json, view_to_json
 from bummerl.record import GameRecord, MatchRecord, dumps
-from bummerl.rng import derive_seed
-from bummerl.server.config import ExecutorKind, ServerConfig
-from bummerl.server.messages import (
-    ActionMessage,
-    ClientError,
-    HelloMessage,
-    NextGameMessage,
-    PingMessage,
-    error_message,
-    parse_client_message,
-    spectator_view,
-)
-from bummerl.server.storage import Repository, StorageError, TableData, hash_token
-from bummerl.server.workers import choose_token, read_game_record, warm_up
-from bummerl.variants import TwoPlayerVariant, find_variant
+from bummerl.rng import derive_seed, key_commitment
+from bummerl.server.messages import spectator_view
+from bummerl.server.rooms import FRIEND, BotTurn, Connection, Deal, FinishedGame, Room, TableError
+from bummerl.server.scheduler import BotRequest
+from bummerl.server.storage import StorageError, TableData
+from bummerl.server.workers import read_game_record
+from bummerl.variants import find_variant
 
-__all__ = [
-    "FRIEND",
-    "Connection",
-    "LiveTable",
-    "MessageTap",
-    "TableError",
-    "TableManager",
-    "action_events",
-    "make_executor",
-]
+if TYPE_CHECKING:
+    from bummerl.server.manager import TableManager
 
-log = logging.getLogger("bummerl.server")
+__all__ = ["BOT_SEED", "FRIEND", "LiveTable", "action_events"]
 
-#: The ``opponent`` of a table that waits for an invited friend.
-FRIEND = "friend"
-#: Messages waiting for a client before it is disconnected as unresponsive.
-MAX_QUEUED = 500
 #: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
 BOT_SEED = 0x424F54
-
-#: ``tap(table, seat, message)`` sees every message sent to a client (``seat``
-#: ``None``: a spectator) at the moment it is built; tests scan them for secrets.
-MessageTap = Callable[["LiveTable", int | None, dict[str, Any]], None]
-
-
-def store_result(repo: Repository, game_id: int, result: dict[str, Any], record: str) -> None:
-    """Store a finished game's result; if the database refuses, log it and play on.
-
-    The game's actions are all stored before it ends, so nothing is lost: the
-    game stays unfinished in the database and is finished from its actions
-    when its table is loaded again (every table with an unfinished game is
-    loaded at the next start: :meth:`~bummerl.server.storage.Repository.tables_to_resume`).
-    Stopping the table instead would cost the players their next games for a
-    missing summary row.
-    """
-    try:
-        repo.finish_game(game_id, result, record)
-    except StorageError as exc:
-        log.error("the result of game %s was not stored (it is finished again on the next load): %s", game_id, exc)
-
-
-class TableError(Exception):
-    """A request that the table refuses: ``code`` is an error code of docs/web.md."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-
-
-def make_executor(kind: ExecutorKind, workers: int | None) -> concurrent.futures.Executor:
-    """A thread or process pool; processes are spawned, never forked from a threaded server."""
-    count = workers or os.cpu_count() or 1
-    if kind == "thread":
-        return concurrent.futures.ThreadPoolExecutor(max_workers=count, thread_name_prefix="bummerl-worker")
-    return concurrent.futures.ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
 
 
 # --------------------------------------------------------------------- events
@@ -187,36 +119,6 @@ def _card_was_played(game: Game, action: Action) -> bool:
     )
 
 
-# ----------------------------------------------------------------- connections
-class Connection:
-    """One client of a table: a seat (0, 1) or a spectator (``seat`` ``None``).
-
-    Messages wait in a queue that the WebSocket's sender drains, so a slow
-    client never holds up the table.
-    """
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.hello = False
-        #: How many of the table's events this client has been sent.
-        self.cursor = 0
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-
-    @property
-    def role(self) -> str:
-        return "spectator" if self.seat is None else "player"
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.queue.qsize() >= MAX_QUEUED:
-            # A client that reads nothing must not make the server hoard its messages: drop it.
-            self.close()
-            return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
-
-    def close(self) -> None:
-        self.queue.put_nowait(None)
-
-
 # ------------------------------------------------------------------ the table
 @dataclasses.dataclass
 class _GameInfo:
@@ -226,21 +128,18 @@ class _GameInfo:
     game_over: dict[str, Any] | None = None
 
 
-class LiveTable:
-    """One table in memory; change it only through the manager's handlers (they hold :attr:`lock`)."""
+class LiveTable(Room):
+    """One two-player table in memory; change it only under :attr:`lock` (see :class:`Room`)."""
 
-    def __init__(self, manager: TableManager, data: TableData, session: Session) -> None:
-        self.manager = manager
-        self.id = data.id
-        self.data = data
-        self.variant: TwoPlayerVariant = session.variant
-        self.session = session
-        self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
-        #: Every event since the table was loaded; each connection keeps a cursor into it.
-        self.events: list[dict[str, Any]] = []
-        self.seq = 0
-        self.bot_task: asyncio.Task[None] | None = None
+    kind = "two_player"
+    ws_prefix = "/ws/tables/"
+
+    def __init__(self, manager: TableManager, data: TableData) -> None:
+        super().__init__(manager, data)
+        key = bytes.fromhex(data.deal_key) if data.deal_key else None
+        variant = find_variant(data.variant, **data.options)
+        self.session = Session(variant, data.seed, data.target, deal_key=key)
+        self.variant = self.session.variant
         self.info: _GameInfo | None = None
 
     # ------------------------------------------------------------ properties
@@ -261,6 +160,19 @@ class LiveTable:
         if self.bot_name is None and not self.data.seat1_taken:
             return "waiting"
         return "game_over" if self.game.is_over else "playing"
+
+    @property
+    def game_id(self) -> int:
+        assert self.info is not None
+        return self.info.game_id
+
+    @property
+    def ply(self) -> int:
+        return len(self.game.actions)
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.game.is_over else self.game.to_move
 
     def seat_names(self) -> list[str]:
         name1 = self.data.seat_names[1]
@@ -300,20 +212,34 @@ class LiveTable:
             "schneider": match.is_schneider,
         }
 
+    def deals_json(self) -> list[dict[str, Any]]:
+        """Per Bummerl: the commitment to its deal key, and the key itself once the Bummerl is over."""
+        return [
+            {
+                "match_no": k + 1,
+                "commitment": key_commitment(m.deal_key),
+                "deal_key": m.deal_key.hex() if m.is_over else None,
+            }
+            for k, m in enumerate(self.session.matches)
+            if m.deal_key is not None
+        ]
+
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table (no card)."""
         return {
             "table_id": self.id,
+            "kind": self.kind,
             "variant": variant_to_json(self.variant),
+            "practice": self.data.practice,
             "players": self.players(),
             "status": self.status,
             "match": self.match_json(),
+            "deals": self.deals_json(),
             "game_id": self.info.game_id if self.info else None,
         }
 
     # --------------------------------------------------------------- messages
-    def state_for(self, conn: Connection) -> dict[str, Any]:
-        """The ``state`` message of ``conn``, with the events it has not been sent yet."""
+    def view_state(self, conn: Connection) -> dict[str, Any]:
         game = self.game
         if conn.seat is None:
             view = spectator_view(view_to_json(game.view(0)))
@@ -322,77 +248,39 @@ class LiveTable:
             view = view_to_json(game.view(conn.seat))
             waiting = self.status == "waiting"
             legal = [] if waiting or game.to_move != conn.seat else [a.token for a in game.legal_actions()]
-        events = self.events[conn.cursor :]
-        conn.cursor = len(self.events)
         return {
-            "type": "state",
-            "seq": self.seq,
-            "table_id": self.id,
-            "seat": conn.seat,
-            "role": conn.role,
-            "status": self.status,
             "view": view,
             "legal": legal,
             "to_move": None if game.is_over else game.to_move,
             "your_turn": bool(legal),
             "match": self.match_json(),
-            "players": self.players(),
-            "events": events,
             "game_over": self.info.game_over if self.info and game.is_over else None,
         }
 
-    def send(self, conn: Connection, message: dict[str, Any]) -> None:
-        tap = self.manager.tap
-        if tap is not None:
-            tap(self, conn.seat, message)
-        conn.send(message)
-
-    def broadcast(self) -> None:
-        """Send every greeted client its state (call after every change)."""
-        self.seq += 1
-        for conn in list(self.connections):
-            if conn.hello:
-                self.send(conn, self.state_for(conn))
-
     # ------------------------------------------------------------- changes
-    def check_action(self, seat: int | None, token: str) -> Action:
-        """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes)."""
-        if seat is None:
-            raise TableError("spectator", "a spectator cannot act; send hello with a seat token to play")
-        if self.status == "waiting":
-            raise TableError("waiting", "the invited friend has not joined yet")
-        game = self.game
-        if game.is_over:
-            raise TableError("game_over", "the game is over; send next_game to deal the next one", "game_over")
-        if game.to_move != seat:
-            raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn, not seat {seat}'s", "turn")
+    def verified(self, seat: int, token: str) -> Action:
         try:
             action = Action.parse(token)
         except (BummerlError, ValueError) as exc:
             raise TableError("bad_action", f"{token!r} is not an action token: {exc}") from None
         try:
-            game.verify(action)
+            self.game.verify(action)
         except IllegalActionError as exc:
             raise TableError("illegal_action", str(exc), exc.rule.name.lower()) from None
         return action
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Store and play a checked action, then tell everyone (the caller holds the lock)."""
+    def first_legal(self) -> Action:
+        return self.game.legal_actions()[0]
+
+    def play(self, seat: int, action: Action) -> FinishedGame | None:
         game = self.game
-        info = self.info
-        assert info is not None
-        # Stored first: if the database refuses, the table has not changed.
-        self.manager.repo.append_action(info.game_id, len(game.actions), action.token)
         before = (seat, len(game.tricks), game.trump_card)
         game.apply(action)
         self.events.extend(action_events(game, action, before))
-        if game.is_over:
-            self._finish_game()
-        self.broadcast()
-        self.manager.schedule_bot(self)
+        return self._finish_game() if game.is_over else None
 
-    def _finish_game(self) -> None:
-        """Score the finished game in the match, store its record and make its ``game_over``."""
+    def _finish_game(self) -> FinishedGame:
+        """Score the finished game in the match, make its ``game_over`` and the rows to store."""
         game, match, info = self.game, self.match, self.info
         assert info is not None and game.result is not None
         match.complete(game)
@@ -400,18 +288,20 @@ class LiveTable:
             self.session.finish(match)
         record = self.record_of(len(match.games) - 1)
         result = result_to_json(game.result)
-        store_result(self.manager.repo, info.game_id, result, dumps(record))
         info.game_over = self._game_over(record)
         self.events.append({"type": "game_end", "result": result, "standing": list(match.standing)})
         if match.is_over:
-            self.events.append(
-                {
-                    "type": "match_end",
-                    "winner": match.winner,
-                    "schneider": match.is_schneider,
-                    "bummerl": match.bummerl_for_loser,
-                }
-            )
+            end: dict[str, Any] = {
+                "type": "match_end",
+                "winner": match.winner,
+                "schneider": match.is_schneider,
+                "bummerl": match.bummerl_for_loser,
+            }
+            if match.deal_key is not None:
+                # The Bummerl is over: its deals may be checked against the commitment of its first game.
+                end["deal_key"] = match.deal_key.hex()
+            self.events.append(end)
+        return FinishedGame(info.game_id, result, dumps(record))
 
     def record_of(self, index: int) -> GameRecord:
         """The record of game ``index`` of the current match, with the table's tags."""
@@ -449,382 +339,85 @@ class LiveTable:
             "next_game": True,
         }
 
-    def deal_next(self) -> None:
-        """Deal the next game (a new Bummerl after a finished one) and store it."""
-        if not self.game.is_over:
-            raise TableError("game_running", "the current game is not over yet")
-        # Dealt on a copy and stored before the table changes: if the database refuses the
-        # deal, the caller answers `storage` and the finished game stays on the table.
-        # (The memo keeps the one variant object; cards and actions copy as themselves.)
-        session = copy.deepcopy(self.session, {id(self.variant): self.variant})
-        if session.matches[-1].is_over:
+    def next_deal(self) -> Deal:
+        # Dealt on a copy (the memo keeps the one variant object): the table is unchanged until the
+        # deal is stored and installed.  Finished Bummerl are not copied: only the last one can change.
+        session = copy.copy(self.session)
+        session.matches = list(self.session.matches)
+        if session.matches:
+            session.matches[-1] = copy.deepcopy(session.matches[-1], {id(self.variant): self.variant})
+        if not session.matches or session.matches[-1].is_over:
             session.new_match()
-        game = session.matches[-1].deal_next()
-        self._register_game(game, session)
-        self.broadcast()
-        self.manager.schedule_bot(self)
-
-    def _register_game(self, game: Game, session: Session | None = None) -> None:
-        """Store the deal ``game`` (the current game of ``session``), then make ``session`` the table's."""
-        session = session or self.session
         match = session.matches[-1]
-        match_no = len(session.matches) - 1
-        game_no = len(match.games) - 1
-        seed = match.game_seeds[-1]
-        game_id = self.manager.repo.start_game(
-            self.id, match_no, game_no, game.dealer, _deck_text(game), None if seed is None else str(seed)
-        )
-        self.session = session
-        self.info = _GameInfo(game_id, match_no, game_no)
-        self.events.append(
-            {
+        game = match.deal_next()
+        match_no, game_no = len(session.matches) - 1, len(match.games) - 1
+
+        def install(game_id: int) -> None:
+            self.session = session
+            self.info = _GameInfo(game_id, match_no, game_no)
+            start: dict[str, Any] = {
                 "type": "game_start",
                 "match_no": match_no + 1,
                 "game_no": game_no + 1,
                 "dealer": game.dealer,
                 "game_id": game_id,
             }
-        )
+            if match.deal_key is not None:
+                start["deal_commitment"] = key_commitment(match.deal_key)
+            self.events.append(start)
 
-    def bot_seed(self) -> int:
-        assert self.info is not None
-        return derive_seed(self.data.seed, BOT_SEED, self.info.match_no, self.info.game_no, len(self.game.actions))
+        return Deal(match_no, game_no, game.dealer, _deck_text(game), match.game_seeds[-1], install)
 
-    def bot_to_move(self) -> bool:
-        return self.bot_name is not None and not self.game.is_over and self.game.to_move == 1
+    def bot_turn(self) -> BotTurn | None:
+        if self.bot_name is None or self.game.is_over or self.game.to_move != 1 or self.info is None:
+            return None
+        info = self.info
+        seed = derive_seed(self.data.seed, BOT_SEED, info.match_no, info.game_no, self.ply)
+        request = BotRequest(self.id, self.bot_name, seed, view_to_json(self.game.view(1)))
+        return BotTurn(1, request, (info.game_id, self.ply))
 
+    def seat_taken(self, seat: int, name: str) -> None:
+        self.data.seat1_taken = True
+        self.data.seat_names = (self.data.seat_names[0], name)
 
-def _deck_text(game: Game) -> str:
-    return "".join(c.code for c in game.deck)
+    def seat_of(self, token: str) -> int | None:
+        return self.manager.repo.seat_of(self.id, token)
 
+    # ------------------------------------------------------------------ load
+    def replay_stored(self) -> list[FinishedGame]:
+        """Rebuild the match from the stored deals and actions (:attr:`data`); the results still to store.
 
-# -------------------------------------------------------------------- manager
-class TableManager:
-    """All live tables of one app, with the repository and the bot executor."""
-
-    def __init__(self, repo: Repository, config: ServerConfig, tap: MessageTap | None = None) -> None:
-        self.repo = repo
-        self.config = config
-        self.tap = tap
-        self.tables: dict[str, LiveTable] = {}
-        self._executor: concurrent.futures.Executor | None = None
-        self._loading: dict[str, asyncio.Lock] = {}
-
-    @property
-    def executor(self) -> concurrent.futures.Executor:
-        if self._executor is None:
-            self._executor = make_executor(self.config.bot_executor, self.config.bot_workers)
-        return self._executor
-
-    # --------------------------------------------------------- create/join
-    def create_table(
-        self,
-        variant: str,
-        options: dict[str, Any],
-        opponent: str,
-        name: str,
-        seed: int | None = None,
-        target: int | None = None,
-    ) -> tuple[LiveTable, str, str | None]:
-        """A new table with its first deal; returns it, seat 0's token and the join code (friend tables).
-
-        Raises :class:`BummerlError` for an unknown variant, option or bot.
+        The stored pack of each game is dealt again, so a table whose deal key
+        was made after its first games (an older server's table) goes on with
+        keyed deals from its next game on.
         """
-        v = find_variant(variant, **options)
-        if opponent != FRIEND:
-            opponent = bot_info(opponent).name  # canonical name; raises for an unknown bot
-        if seed is None:
-            seed = secrets.randbits(63)
-        session = Session(v, seed, target)
-        session.new_match()
-        token = secrets.token_urlsafe(32)
-        join_code = secrets.token_urlsafe(9) if opponent == FRIEND else None
-        table_id = secrets.token_urlsafe(9)
-        data = self.repo.create_table(
-            table_id,
-            v.name,
-            v.options(),
-            seed,
-            session.matches[-1].target,
-            opponent,
-            name,
-            hash_token(token),
-            join_code,
-            seat1_name=None if opponent == FRIEND else opponent,
-        )
-        table = LiveTable(self, data, session)
-        table._register_game(table.match.deal_next())
-        self.tables[table_id] = table
-        self.schedule_bot(table)
-        return table, token, join_code
-
-    async def join(self, code: str, name: str) -> tuple[LiveTable, str]:
-        """Seat 1 for the holder of a join code; returns the table and the new token."""
-        token = secrets.token_urlsafe(32)
-        table_id = self.repo.take_seat1(code, name, hash_token(token))
-        table = await self.get(table_id)
-        async with table.lock:
-            table.data.seat1_taken = True
-            table.data.seat_names = (table.data.seat_names[0], name)
-            table.events.append({"type": "joined", "seat": 1, "name": name})
-            table.broadcast()
-        return table, token
-
-    # ---------------------------------------------------------------- load
-    async def get(self, table_id: str) -> LiveTable:
-        """The live table, loaded from the database if needed; :class:`StorageError` if unknown."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is None:
-                table = self.load(table_id)
-        return table
-
-    def load(self, table_id: str) -> LiveTable:
-        """Rebuild a table by replaying its stored deals and actions through the engine."""
-        data = self.repo.load_table(table_id)
-        session = Session(find_variant(data.variant, **data.options), data.seed, data.target)
-        table = LiveTable(self, data, session)
+        data, session = self.data, self.session
+        repairs: list[FinishedGame] = []
         if not data.games:
-            raise StorageError(f"table {table_id} has no game")
+            raise StorageError(f"table {self.id} has no game")
         for stored in data.games:
             if not session.matches or (session.matches[-1].is_over and stored.match_no >= len(session.matches)):
                 session.new_match()
             match = session.matches[-1]
-            game = match.deal_next()
-            if _deck_text(game) != stored.deck or game.dealer != stored.dealer:
-                raise StorageError(f"game {stored.id} of table {table_id} does not match its stored deal")
-            table.info = _GameInfo(stored.id, stored.match_no, stored.game_no)
+            seed = int(stored.seed) if stored.seed is not None else None
+            try:
+                game = match.deal_next(deck=parse_cards(stored.deck), dealer=stored.dealer, seed=seed)
+            except BummerlError as exc:
+                raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
+            self.info = _GameInfo(stored.id, stored.match_no, stored.game_no)
             for token in stored.actions:
                 game.apply(token)
             if game.is_over:
-                match.complete(game)
-                if match.is_over:
-                    session.finish(match)
-                if not stored.finished and stored is not data.games[-1]:
-                    # Its result was refused while the table played on (store_result): store it now.
-                    assert game.result is not None
-                    result = result_to_json(game.result)
-                    store_result(self.repo, stored.id, result, dumps(table.record_of(len(match.games) - 1)))
-        last = data.games[-1]
-        game = table.game
-        if game.is_over:
-            assert table.info is not None and game.result is not None
-            if last.finished and last.record:
-                record = read_game_record(last.record)
-            else:
-                # The server stopped between the last action and storing the result.
-                record = table.record_of(len(table.match.games) - 1)
-                store_result(self.repo, last.id, result_to_json(game.result), dumps(record))
-            table.info.game_over = table._game_over(record)
-        self.tables[table_id] = table
-        self.schedule_bot(table)
-        return table
-
-    def restore(self) -> list[str]:
-        """Load every table with an unfinished game (at start-up); bots whose turn it is go on."""
-        self.repo.reset_running_analyses()
-        ids = self.repo.tables_to_resume(table_games=False)
-        for table_id in ids:
-            if table_id not in self.tables:
-                try:
-                    self.load(table_id)
-                except (BummerlError, StorageError) as exc:
-                    log.error("cannot restore table %s: %s", table_id, exc)
-        return ids
-
-    # ---------------------------------------------------------------- bots
-    def schedule_bot(self, table: LiveTable) -> None:
-        """Start the table's bot if it is its turn and it is not thinking already."""
-        if not table.bot_to_move():
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop yet (restore before serving): the app's start-up schedules it
-        table.bot_task = loop.create_task(self._bot_loop(table))
-
-    async def _bot_loop(self, table: LiveTable) -> None:
-        # One task per table plays every bot move in a row; a check of
-        # bot_to_move() and the task's end happen without an await between
-        # them, so schedule_bot() can never miss a turn.
-        loop = asyncio.get_running_loop()
-        while table.bot_to_move():
-            if self.config.bot_delay:
-                await asyncio.sleep(self.config.bot_delay)
-            game = table.game
-            ply = len(game.actions)
-            view = view_to_json(game.view(1))
-            seed = table.bot_seed()
-            name = table.bot_name
-            assert name is not None
-            try:
-                token = await loop.run_in_executor(self.executor, choose_token, name, seed, view)
-            except Exception as exc:  # a failing bot must not stop the table
-                log.error("bot %s failed at table %s: %s", name, table.id, exc)
-                token = ""
-            async with table.lock:
-                if table.game is not game or len(game.actions) != ply or not table.bot_to_move():
-                    continue
-                try:
-                    action = table.check_action(1, token)
-                except TableError as exc:
-                    log.error("bot %s at table %s: %s; playing the first legal action", name, table.id, exc.message)
-                    action = game.legal_actions()[0]
-                try:
-                    table.apply(1, action)
-                except StorageError as exc:
-                    log.error("table %s: the bot's action could not be stored: %s", table.id, exc)
-                    return
-
-    async def resume_bots(self) -> None:
-        for table in list(self.tables.values()):
-            self.schedule_bot(table)
-
-    async def warm_up(self) -> None:
-        """Start the bot worker processes and load the bots in them before the first table needs one."""
-        if self.config.bot_executor != "process":
-            return
-        loop = asyncio.get_running_loop()
-        workers = self.config.bot_workers or os.cpu_count() or 1
-        await asyncio.gather(*(loop.run_in_executor(self.executor, warm_up) for _ in range(workers)))
-
-    # ------------------------------------------------------------- clients
-    async def handle_text(self, table: LiveTable, conn: Connection, text: str) -> None:
-        """Answer one client message (errors go to that client only)."""
-        await handle_client_text(table, conn, text, self.repo.seat_of, {})
-
-    async def disconnect(self, table: LiveTable, conn: Connection) -> None:
-        await disconnect_client(table, conn)
-
-    # -------------------------------------------------------------- shutdown
-    async def shutdown(self) -> None:
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for table in self.tables.values():
-            for conn in list(table.connections):
-                conn.close()
-        if self._executor is not None:
-            # Worker processes are joined (a running decision takes a fraction of a
-            # second); threads are not: one may wait on a test's event.
-            process = isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
-            self._executor.shutdown(wait=process, cancel_futures=True)
-            self._executor = None
+                finished = self._finish_game()
+                self.events.clear()  # a reload is no news for anyone
+                if not stored.finished:
+                    # Its result was refused while the table played on, or the server stopped first.
+                    repairs.append(finished)
+                elif stored is data.games[-1] and stored.record:
+                    assert self.info is not None
+                    self.info.game_over = self._game_over(read_game_record(stored.record))
+        return repairs
 
 
-class Room(Protocol):
-    """What the client handling needs of a live table, two-player or table game."""
-
-    id: str
-    lock: asyncio.Lock
-    connections: set[Connection]
-    events: list[dict[str, Any]]
-
-    def send(self, conn: Connection, message: dict[str, Any]) -> None: ...
-
-    def broadcast(self) -> None: ...
-
-    def state_for(self, conn: Connection) -> dict[str, Any]: ...
-
-    def players(self) -> list[dict[str, Any]]: ...
-
-    def check_action(self, seat: int | None, token: str) -> Any: ...
-
-    def apply(self, seat: int, action: Any) -> None: ...
-
-    def deal_next(self) -> None: ...
-
-
-async def handle_client_text(
-    room: Room,
-    conn: Connection,
-    text: str,
-    seat_of: Callable[[str, str], int | None],
-    welcome: dict[str, Any],
-) -> None:
-    """Answer one client message of either kind of table (errors go to that client only).
-
-    ``seat_of(table_id, token)`` finds the seat a token holds; ``welcome`` adds fields to the welcome message.
-    """
-    message = parse_client_message(text)
-    if isinstance(message, ClientError):
-        room.send(conn, error_message(message.code, message.message))
-        return
-    if isinstance(message, PingMessage):
-        room.send(conn, {"type": "pong"})
-        return
-    if isinstance(message, HelloMessage):
-        await _hello(room, conn, message, seat_of, welcome)
-        return
-    if not conn.hello:
-        room.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
-        return
-    async with room.lock:
-        try:
-            if isinstance(message, ActionMessage):
-                seat = conn.seat
-                action = room.check_action(seat, message.action)
-                assert seat is not None  # check_action refuses spectators
-                room.apply(seat, action)
-            elif isinstance(message, NextGameMessage):
-                if conn.seat is None:
-                    raise TableError("spectator", "a spectator cannot deal")
-                room.deal_next()
-        except TableError as exc:
-            room.send(conn, error_message(exc.code, exc.message, exc.rule))
-        except StorageError as exc:
-            room.send(conn, error_message("storage", f"not stored, nothing changed (send it again): {exc}"))
-
-
-async def _hello(
-    room: Room,
-    conn: Connection,
-    message: HelloMessage,
-    seat_of: Callable[[str, str], int | None],
-    welcome: dict[str, Any],
-) -> None:
-    seat: int | None = None
-    if message.token:
-        seat = seat_of(room.id, message.token)
-        if seat is None:
-            room.send(conn, error_message("bad_token", "this token holds no seat at this table"))
-            return
-    async with room.lock:
-        conn.seat = seat
-        conn.hello = True
-        conn.cursor = len(room.events)
-        room.connections.add(conn)
-        room.send(
-            conn,
-            {
-                "type": "welcome",
-                **welcome,
-                "table_id": room.id,
-                "seat": seat,
-                "role": conn.role,
-                "players": room.players(),
-            },
-        )
-        if seat is None:
-            room.send(conn, room.state_for(conn))
-        else:
-            # Everyone hears that a player (re)connected; the newcomer gets events [].
-            room.broadcast()
-
-
-async def disconnect_client(room: Room, conn: Connection) -> None:
-    """Forget a closed connection; the players hear it if it held a seat."""
-    async with room.lock:
-        was_player = conn.hello and conn.seat is not None
-        room.connections.discard(conn)
-        if was_player:
-            room.broadcast()
+def _deck_text(game: Game) -> str:
+    return "".join(c.code for c in game.deck)

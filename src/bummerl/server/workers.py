@@ -17,7 +17,9 @@ Nothing here touches the database or the event loop.
 from __future__ import annotations
 
 import os
-from typing import Any
+import threading
+import time
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from bummerl.analysis import analyze
 from bummerl.bots import bot_info, make_bot
@@ -26,8 +28,42 @@ from bummerl.errors import RecordError
 from bummerl.protocol import view_from_json
 from bummerl.record import GameRecord, MatchRecord, loads
 from bummerl.table.view import TableView
+from bummerl.variants import TableVariant
 
-__all__ = ["analyze_record", "choose_table_token", "choose_token", "read_game_record", "warm_up"]
+__all__ = [
+    "TimeScaled",
+    "analyze_record",
+    "choose_table_token",
+    "choose_token",
+    "exit_with_parent",
+    "read_game_record",
+    "searches",
+    "warm_up",
+]
+
+
+#: Seconds between two looks of a worker process at its parent.
+PARENT_POLL_SECONDS = 0.5
+
+
+def exit_with_parent(parent_pid: int) -> None:
+    """A worker process's initializer: end this process soon after ``parent_pid`` (the server) is gone.
+
+    A server killed with ``SIGKILL`` cannot shut its pools down, and a worker busy
+    with a search would otherwise run on, orphaned.  A daemon thread looks at
+    :func:`os.getppid` every :data:`PARENT_POLL_SECONDS`: once the process has
+    been handed to another parent, it exits at once (``os._exit``: no cleanup
+    can block it).  ``prctl(PR_SET_PDEATHSIG)`` is not used: it fires when the
+    *thread* that started the worker ends, and a pool may start its workers
+    from any thread of the server.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="bummerl-exit-with-parent", daemon=True).start()
 
 
 def warm_up() -> int:
@@ -52,13 +88,37 @@ def read_game_record(text: str) -> GameRecord:
     return record
 
 
-def choose_token(bot_name: str, seed: int, view: dict[str, Any]) -> str:
+def choose_token(bot_name: str, seed: int, view: dict[str, Any], time_scale: float = 1.0) -> str:
     """The action token that a fresh bot ``bot_name`` seeded with ``seed`` chooses in ``view``.
 
     A fresh bot per decision makes the choice depend only on the seed and the
-    view, so a table restored after a restart plays on as it would have.
+    view, so a table restored after a restart plays on as it would have.  A
+    ``time_scale`` below 1 shortens a searching bot's time per decision (the
+    server's scheduler does so when many tables wait for its workers).
     """
-    return make_bot(bot_name, seed).choose(view_from_json(view)).token
+    return _scaled(make_bot(bot_name, seed), time_scale).choose(view_from_json(view)).token
+
+
+@runtime_checkable
+class TimeScaled(Protocol):
+    """A bot whose time per decision can be shortened (the search bots)."""
+
+    def scale_time(self, factor: float) -> None: ...
+
+
+B = TypeVar("B")
+
+
+def _scaled(bot: B, time_scale: float) -> B:
+    if time_scale < 1.0 and isinstance(bot, TimeScaled):
+        bot.scale_time(time_scale)
+    return bot
+
+
+def searches(bot_name: str, table_variant: TableVariant | None = None) -> bool:
+    """Whether the bot ``bot_name`` searches (its decisions take long enough to share the workers fairly)."""
+    bot = make_bot(bot_name, 0) if table_variant is None else make_bot(bot_name, 0, variant=table_variant)
+    return isinstance(bot, TimeScaled)
 
 
 def analyze_record(record_text: str, level: str) -> dict[str, Any]:
@@ -67,7 +127,7 @@ def analyze_record(record_text: str, level: str) -> dict[str, Any]:
     return analyze(game, make_level(level)).to_json()
 
 
-def choose_table_token(bot_name: str, seed: int, view: TableView) -> str:
+def choose_table_token(bot_name: str, seed: int, view: TableView, time_scale: float = 1.0) -> str:
     """The action token that a fresh table bot ``bot_name`` seeded with ``seed`` chooses in ``view``.
 
     Only the deciding seat's :class:`~bummerl.table.TableView` is passed (it
@@ -79,4 +139,4 @@ def choose_table_token(bot_name: str, seed: int, view: TableView) -> str:
     >>> choose_table_token("random", 7, t.view(t.to_move)) in [a.token for a in t.legal_actions()]
     True
     """
-    return make_bot(bot_name, seed, variant=view.variant).choose(view).token
+    return _scaled(make_bot(bot_name, seed, variant=view.variant), time_scale).choose(view).token

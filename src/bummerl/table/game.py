@@ -489,9 +489,7 @@ class Table:
         if not self.tricks_won[p] and not (p == self.vorhand and not self.tricks):
             return []
         hand = self.hands[p]
-        return [
-            k.suit for k in hand if k.rank == Rank.KING and Card(k.suit, Rank.OBER) in hand
-        ]
+        return [k.suit for k in hand if k.rank == Rank.KING and Card(k.suit, Rank.OBER) in hand]
 
     # ---------------------------------------------------------- generic triple
     def can_apply(self, action: TableAction | str) -> bool:

@@ -20,12 +20,13 @@ scoring), both win and only the third gets the Bummerl.
 >>> max(m.scores) >= 24 and sum(m.bummerl) >= 1
 True
 
-Every game gets its own seed ``derive_seed(seed, game_number)``.
+Every game gets its own seed ``derive_seed(seed, game_number)``, or with a secret
+``deal_key`` the one-way ``keyed_seed(deal_key, game_number)`` (:mod:`bummerl.rng`).
 """
 
 from __future__ import annotations
 
-from bummerl.rng import derive_seed
+from bummerl.rng import derive_seed, keyed_seed
 from bummerl.table.game import Table, TableEndReason, TableResult
 from bummerl.variants import find_table_variant
 from bummerl.variants.bauernschnapsen import TableVariant
@@ -36,12 +37,20 @@ __all__ = ["TableMatch"]
 class TableMatch:
     """A sequence of table games with one seed, until a side reaches the target."""
 
-    def __init__(self, variant: TableVariant | str = "bauernschnapsen", seed: int = 0, first_dealer: int = 0) -> None:
+    def __init__(
+        self,
+        variant: TableVariant | str = "bauernschnapsen",
+        seed: int = 0,
+        first_dealer: int = 0,
+        *,
+        deal_key: bytes | None = None,
+    ) -> None:
         self.variant = find_table_variant(variant) if isinstance(variant, str) else variant
         n = self.variant.players
         if first_dealer not in range(n):
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
         self.seed = seed
+        self.deal_key = deal_key
         #: Score per team (four players) or per seat (three players).
         self.scores: list[int] = [0] * self.sides
         #: Bummerl per team or seat, given when the match ends.
@@ -66,7 +75,9 @@ class TableMatch:
         return bool(self.winners)
 
     def _new_table(self) -> Table:
-        table = Table.deal(self.variant, derive_seed(self.seed, len(self.games)), self._dealer)
+        n = len(self.games)
+        seed = derive_seed(self.seed, n) if self.deal_key is None else keyed_seed(self.deal_key, n)
+        table = Table.deal(self.variant, seed, self._dealer)
         self.games.append(table)
         return table
 

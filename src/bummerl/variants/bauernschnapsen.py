@@ -273,44 +273,101 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
     bettler_order = BETTLER_ACE_ORDER if v.bettler_ace_high else None
     out: list[Contract] = [
         Contract(
-            "normal", "Normales Spiel", 1, Bidders.VORHAND, True, "vorhand", Goal.SIXTY_SIX,
+            "normal",
+            "Normales Spiel",
+            1,
+            Bidders.VORHAND,
+            True,
+            "vorhand",
+            Goal.SIXTY_SIX,
             marriages="all",
             source="seeds/004: 'Das Team will als erstes mindestens 66 Kartenpunkte erreichen'",
         ),
     ]
     if v.bettler:
-        out.append(Contract(
-            "bettler", "Bettler", v.bettler_points, Bidders.ANY, False, "declarer", Goal.NO_TRICK,
-            partner_plays=v.bettler_partner_plays, order=bettler_order,
-            source="seeds/004: 'Der Ansager des Bettlers darf keinen Stich machen ... Der Partner des "
-            "Bettlerspielers nimmt nicht am Spiel teil.'",
-        ))
+        out.append(
+            Contract(
+                "bettler",
+                "Bettler",
+                v.bettler_points,
+                Bidders.ANY,
+                False,
+                "declarer",
+                Goal.NO_TRICK,
+                partner_plays=v.bettler_partner_plays,
+                order=bettler_order,
+                source="seeds/004: 'Der Ansager des Bettlers darf keinen Stich machen ... Der Partner des "
+                "Bettlerspielers nimmt nicht am Spiel teil.'",
+            )
+        )
         if v.assen_bettler:
-            out.append(Contract(
-                "assen-bettler", "Assen-Bettler", 5, Bidders.ANY, False, "declarer", Goal.NO_TRICK,
-                partner_plays=v.bettler_partner_plays, order=bettler_order, requirement=Requirement.ACE,
-                source="seeds/003: 'Der Spieler, der den Assenbettler ansagt, muss mindestens ein Ass in der "
-                "Hand haben.'",
-            ))
+            out.append(
+                Contract(
+                    "assen-bettler",
+                    "Assen-Bettler",
+                    5,
+                    Bidders.ANY,
+                    False,
+                    "declarer",
+                    Goal.NO_TRICK,
+                    partner_plays=v.bettler_partner_plays,
+                    order=bettler_order,
+                    requirement=Requirement.ACE,
+                    source="seeds/003: 'Der Spieler, der den Assenbettler ansagt, muss mindestens ein Ass in der "
+                    "Hand haben.'",
+                )
+            )
     if v.kontra_beats_bettler:
         # Played as the normal game of Vorhand with Kontra said (see bummerl.table).
-        out.append(Contract(
-            "kontra-normal", "Kontra (Normalspiel)", 1, Bidders.OPPONENTS, True, "vorhand", Goal.SIXTY_SIX,
-            marriages="all",
-            source="seeds/004 Varianten: 'Sagt einer der Gegenspieler von Vorhand Kontra gegen das Normalspiel, "
-            "dann ist das höherrangig als der Bettler.'",
-        ))
-    out.append(Contract(
-        "schnapser", "Schnapser", 6, Bidders.VORHAND_TEAM, True, "vorhand", Goal.FIRST_TRICKS_66,
-        goal_tricks=v.first_tricks, marriages="declarer", source=schnapser_src,
-    ))
+        out.append(
+            Contract(
+                "kontra-normal",
+                "Kontra (Normalspiel)",
+                1,
+                Bidders.OPPONENTS,
+                True,
+                "vorhand",
+                Goal.SIXTY_SIX,
+                marriages="all",
+                source="seeds/004 Varianten: 'Sagt einer der Gegenspieler von Vorhand Kontra gegen das Normalspiel, "
+                "dann ist das höherrangig als der Bettler.'",
+            )
+        )
+    out.append(
+        Contract(
+            "schnapser",
+            "Schnapser",
+            6,
+            Bidders.VORHAND_TEAM,
+            True,
+            "vorhand",
+            Goal.FIRST_TRICKS_66,
+            goal_tricks=v.first_tricks,
+            marriages="declarer",
+            source=schnapser_src,
+        )
+    )
     gang = Contract(
-        "gang", "Gang", 9, Bidders.ANY, False, "declarer", Goal.ALL_TRICKS,
-        partner_plays=v.gang_partner_plays, source=all_src,
+        "gang",
+        "Gang",
+        9,
+        Bidders.ANY,
+        False,
+        "declarer",
+        Goal.ALL_TRICKS,
+        partner_plays=v.gang_partner_plays,
+        source=all_src,
     )
     zehnerloch = Contract(
-        "zehnerloch", "Zehnerloch", v.zehnerloch_points, Bidders.ANY, False, "declarer", Goal.ALL_TRICKS,
-        partner_plays=v.gang_partner_plays, order=ZEHNERLOCH_ORDER,
+        "zehnerloch",
+        "Zehnerloch",
+        v.zehnerloch_points,
+        Bidders.ANY,
+        False,
+        "declarer",
+        Goal.ALL_TRICKS,
+        partner_plays=v.gang_partner_plays,
+        order=ZEHNERLOCH_ORDER,
         source="seeds/004: 'die Rangfolge der Karten ist in allen Farben 10-K-D-B-A'",
     )
     if v.zehnerloch and v.zehnerloch_below_gang:
@@ -319,42 +376,92 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
         out += [gang, zehnerloch]
     else:
         out.append(gang)
-    out.append(Contract(
-        "kontra-schnapser", "Kontra-Schnapser", 12, Bidders.OPPONENTS, True, "vorhand", Goal.FIRST_TRICKS_66,
-        goal_tricks=v.first_tricks, marriages="declarer",
-        source="seeds/003: 'Der Kontraschnapser kann von einem Gegenspieler des Rufers gespielt werden. Die vom "
-        "Rufer gerufene Trumpffarbe zählt, der Rufer spielt aus'",
-    ))
-    out.append(Contract(
-        "bauernschnapser", "Bauernschnapser", 12, Bidders.VORHAND_TEAM, True, "vorhand", Goal.ALL_TRICKS,
-        source="seeds/003: 'Wie beim Gang ist das Ziel, alle Stiche zu machen. Im Gegensatz zum Gang gibt es "
-        "Trumpf.'",
-    ))
-    if v.bauernloch:
-        out.append(Contract(
-            "bauernloch", "Bauernloch", 12, Bidders.VORHAND_TEAM, True, "vorhand", Goal.ALL_TRICKS,
-            order=ZEHNERLOCH_ORDER,
-            source="seeds/003: 'Es müssen gleich wie beim Zehnerloch alle Stiche gemacht werden, jedoch mit "
+    out.append(
+        Contract(
+            "kontra-schnapser",
+            "Kontra-Schnapser",
+            12,
+            Bidders.OPPONENTS,
+            True,
+            "vorhand",
+            Goal.FIRST_TRICKS_66,
+            goal_tricks=v.first_tricks,
+            marriages="declarer",
+            source="seeds/003: 'Der Kontraschnapser kann von einem Gegenspieler des Rufers gespielt werden. Die vom "
+            "Rufer gerufene Trumpffarbe zählt, der Rufer spielt aus'",
+        )
+    )
+    out.append(
+        Contract(
+            "bauernschnapser",
+            "Bauernschnapser",
+            12,
+            Bidders.VORHAND_TEAM,
+            True,
+            "vorhand",
+            Goal.ALL_TRICKS,
+            source="seeds/003: 'Wie beim Gang ist das Ziel, alle Stiche zu machen. Im Gegensatz zum Gang gibt es "
             "Trumpf.'",
-        ))
-    out.append(Contract(
-        "farbenring", "Farbenring", 18, Bidders.NOT_VORHAND, False, "declarer",
-        Goal.CLAIM if four else Goal.ALL_TRICKS, partner_plays=False, requirement=Requirement.FULL_SUIT,
-        source="seeds/003: 'Wenn man alle fünf Karten einer Farbe besitzt, kann man einen Farbring ansagen. "
-        "Trumpf gilt nicht.'",
-    ))
-    out.append(Contract(
-        "kontra-bauernschnapser", "Kontra-Bauernschnapser", 24, Bidders.OPPONENTS, True, "vorhand",
-        Goal.ALL_TRICKS,
-        source="seeds/003: 'die vom Rufer gerufene Trumpffarbe zählt. Der Rufer spielt die erste Karte aus und "
-        "der Ansager muss alle Stiche machen.'",
-    ))
-    out.append(Contract(
-        "herrenschnapser", "Herrenschnapser", 24, Bidders.VORHAND, True, "declarer",
-        Goal.CLAIM if four else Goal.ALL_TRICKS, partner_plays=False, requirement=Requirement.ALL_TRUMPS,
-        source="seeds/003: 'Wenn der Rufer alle Karten der Trumpffarbe hält, kann er einen Herrenschnapser "
-        "ansagen.'",
-    ))
+        )
+    )
+    if v.bauernloch:
+        out.append(
+            Contract(
+                "bauernloch",
+                "Bauernloch",
+                12,
+                Bidders.VORHAND_TEAM,
+                True,
+                "vorhand",
+                Goal.ALL_TRICKS,
+                order=ZEHNERLOCH_ORDER,
+                source="seeds/003: 'Es müssen gleich wie beim Zehnerloch alle Stiche gemacht werden, jedoch mit "
+                "Trumpf.'",
+            )
+        )
+    out.append(
+        Contract(
+            "farbenring",
+            "Farbenring",
+            18,
+            Bidders.NOT_VORHAND,
+            False,
+            "declarer",
+            Goal.CLAIM if four else Goal.ALL_TRICKS,
+            partner_plays=False,
+            requirement=Requirement.FULL_SUIT,
+            source="seeds/003: 'Wenn man alle fünf Karten einer Farbe besitzt, kann man einen Farbring ansagen. "
+            "Trumpf gilt nicht.'",
+        )
+    )
+    out.append(
+        Contract(
+            "kontra-bauernschnapser",
+            "Kontra-Bauernschnapser",
+            24,
+            Bidders.OPPONENTS,
+            True,
+            "vorhand",
+            Goal.ALL_TRICKS,
+            source="seeds/003: 'die vom Rufer gerufene Trumpffarbe zählt. Der Rufer spielt die erste Karte aus und "
+            "der Ansager muss alle Stiche machen.'",
+        )
+    )
+    out.append(
+        Contract(
+            "herrenschnapser",
+            "Herrenschnapser",
+            24,
+            Bidders.VORHAND,
+            True,
+            "declarer",
+            Goal.CLAIM if four else Goal.ALL_TRICKS,
+            partner_plays=False,
+            requirement=Requirement.ALL_TRUMPS,
+            source="seeds/003: 'Wenn der Rufer alle Karten der Trumpffarbe hält, kann er einen Herrenschnapser "
+            "ansagen.'",
+        )
+    )
     return tuple(out)
 
 

@@ -165,9 +165,7 @@ class TwoPlayerVariant:
 
     def __post_init__(self) -> None:
         if self.last_trick_scoring not in ("one", "augen"):
-            raise UnknownVariantError(
-                f"last_trick_scoring must be 'one' or 'augen', not {self.last_trick_scoring!r}"
-            )
+            raise UnknownVariantError(f"last_trick_scoring must be 'one' or 'augen', not {self.last_trick_scoring!r}")
         # A variant built by hand (dataclasses.replace) must still describe a deal the
         # engine can play: say what is wrong here, not deep inside a game.
         if self.deck_size not in (20, 24, 32):

@@ -15,6 +15,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An address from the server, made absolute against this page's own: an invitation link is only a path
+ * (`/#/join/CODE`) when the server is given no public address (docs/security.md).
+ */
+export function absoluteUrl(url) {
+  return new URL(url, location.href).href;
+}
+
 /** A JSON request; throws ApiError with the server's message on a non-2xx answer. */
 export async function api(method, path, body = undefined, headers = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
@@ -116,6 +124,9 @@ export const seats = {
 
 // ------------------------------------------------------------------ the table's WebSocket
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+// The server closes a socket that sends nothing for its idle timeout (120 s by default, docs/security.md); a ping
+// every 25 s stays well under it, also when a background tab's timers are slowed to one run a minute.
+const PING_MS = 25000;
 
 /**
  * One table's WebSocket that reconnects by itself: after a lost connection it waits 0.5 s, 1 s, 2 s, ...
@@ -183,9 +194,9 @@ export class TableSocket {
       this.onStatus("retry", { seconds: Math.round(delay / 100) / 10 });
       this.timer = setTimeout(() => this.connect(), delay);
     };
-    // A ping now and then keeps proxies from closing an idle socket while a player thinks.
+    // A ping now and then keeps the server (and proxies) from closing an idle socket while a player thinks.
     clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
   }
 
   reconnectNow() {

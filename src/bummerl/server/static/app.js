@@ -1,6 +1,7 @@
 // The page: header with language and card faces, and the routes
 //   #/               new game (variant, options, opponent), your tables, tables to watch
-//   /?join=CODE      accept a friend's invitation
+//   #/join/CODE      accept a friend's invitation (the code stays in the fragment: no server ever sees it;
+//                    an old link /?join=CODE is read once and rewritten to this)
 //   #/table/ID       play at a table (with the seat token stored for it) — or watch without one
 //   #/watch/ID       watch a table (never uses a seat token)
 //   #/tgame/ID       play at a three- or four-player table (Bauernschnapsen, Dreierschnapsen)
@@ -431,7 +432,7 @@ class JoinPage {
       const { data } = await api("POST", "/api/join", { code: this.code, name });
       const tableGame = data.kind === "table_game";
       seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind || "table" });
-      // Drop ?join= from the address so a reload goes to the table, not to the used invitation.
+      // Leave the invitation's address so a reload goes to the table, not to the used invitation.
       history.replaceState(null, "", `${location.pathname}#/${tableGame ? "tgame" : "table"}/${data.table_id}`);
       route();
     } catch (err) {
@@ -571,11 +572,15 @@ function route() {
   if (page && page.destroy) page.destroy();
   page = null;
   const el = root();
-  const params = new URLSearchParams(location.search);
-  const join = params.get("join");
+  const oldJoin = new URLSearchParams(location.search).get("join");
+  if (oldJoin) {
+    // An invitation from before the code moved into the fragment: keep it out of the address bar, the history
+    // and any later request's Referer.
+    history.replaceState(null, "", `${location.pathname}#/join/${encodeURIComponent(oldJoin)}`);
+  }
   const hash = location.hash.replace(/^#\/?/, "");
   const [what, id] = hash.split("/");
-  if (join && !what) page = new JoinPage(el, join);
+  if (what === "join" && id) page = new JoinPage(el, decodeURIComponent(id));
   else if (what === "table" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: false, ctx });
   else if (what === "watch" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "tgame" && id) page = new TableGamePage(el, decodeURIComponent(id), { spectator: false, ctx });

@@ -8,7 +8,7 @@
 // `legal` list, and the hand, the opponent's known cards and everything else come from the server's view.
 
 import { AnalysisPoller, analysisBlock } from "./analysis.js";
-import { api, seats, TableSocket } from "./api.js";
+import { absoluteUrl, api, seats, TableSocket } from "./api.js";
 import { cardName, suitName } from "./cards.js";
 import { t } from "./i18n.js";
 import {
@@ -345,7 +345,7 @@ export class TablePage {
     if (s.status === "waiting") {
       line.append(t("waiting_friend"), " ");
       const url = this.inviteUrl;
-      if (url) line.append(this.copyField(url, "invite"));
+      if (url) line.append(this.copyField(absoluteUrl(url), "invite"));
       else if (this.token) this.fetchInvite();
       return line;
     }

@@ -7,7 +7,7 @@
 // tokens of the server's `legal` list and a card is clickable exactly when its token (the card, `marry:<card>`
 // or `discard:<card>`) is in it: the page computes no rule.
 
-import { TableSocket, seats } from "./api.js";
+import { TableSocket, absoluteUrl, seats } from "./api.js";
 import { suitName } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { cardBack, cardButton, cardFace, h, sortHand, trumpBadge } from "./render.js";
@@ -207,7 +207,7 @@ export class TableGamePage {
   renderInvites(s) {
     const urls = (this.saved && this.saved.invite_urls) || {};
     const list = Object.entries(urls).map(([seat, url]) =>
-      h("li", {}, t("tg_invite", { n: Number(seat) + 1 }), " ", h("input", { readonly: true, value: url, class: "invite-url", size: 50 })),
+      h("li", {}, t("tg_invite", { n: Number(seat) + 1 }), " ", h("input", { readonly: true, value: absoluteUrl(url), class: "invite-url", size: 50 })),
     );
     return h("div", { class: "panel tg-waiting" }, h("p", {}, t("tg_waiting")), list.length ? h("ul", {}, list) : null);
   }

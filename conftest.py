@@ -1,0 +1,80 @@
+"""Test collection with missing extras: what needs an extra that is not installed is skipped, with the reason.
+
+``./run.sh test`` installs every extra (``.[dev,web,browser,postgres]``) and so
+runs everything.  A narrower install (``pip install -e '.[dev]'``: the engine,
+the bots, the CLI) still collects: each test module of the web app, the browser
+or PostgreSQL starts with ``pytest.importorskip(..., reason="needs the '<extra>'
+extra: ...")`` and is reported as skipped for that reason, and the doctests of
+the web app's modules (which cannot even be imported) are left out, as the
+summary says.  Under ``CI`` a skip for a missing extra is a failure: CI must
+run everything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import os
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from live_server import ThreadServer
+
+ROOT = Path(__file__).resolve().parent
+#: The web app's package: its modules need the ``web`` extra to be imported at all.
+SERVER = ROOT / "src" / "bummerl" / "server"
+#: The modules of the ``web`` extra.
+WEB = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "limits", "websockets", "platformdirs")
+
+_left_out: list[str] = []
+
+
+def _missing_web() -> str | None:
+    return next((m for m in WEB if importlib.util.find_spec(m) is None), None)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if os.environ.get("CI") or not collection_path.is_relative_to(SERVER):
+        return None
+    missing = _missing_web()
+    if missing is None:
+        return None
+    _left_out.append(f"{collection_path.relative_to(ROOT)} needs the 'web' extra ({missing} is missing)")
+    return True
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
+    report = yield
+    if os.environ.get("CI") and report.skipped and "extra:" in str(report.longrepr):
+        # CI installs every extra: a module skipped for a missing one is a broken set-up.
+        report.outcome = "failed"
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _left_out:
+        terminalreporter.write_line(f"doctests left out: {_left_out[0]} (and {len(_left_out) - 1} more modules)")
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., ThreadServer]]:
+    """Start a real server (``tests/live_server.py``: uvicorn on 127.0.0.1, in a thread) with ``FAST`` changed
+    by the keyword arguments; every server started is stopped after the test.  Imported when a test asks for
+    it: the web app needs its extra."""
+    from live_server import FAST, ThreadServer
+
+    started: list[ThreadServer] = []
+
+    def start(**changes: Any) -> ThreadServer:
+        server = ThreadServer(tmp_path / f"server{len(started)}", dataclasses.replace(FAST, **changes))
+        started.append(server.start())
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

@@ -1,0 +1,446 @@
+"""All live tables of one app: create, join, load on demand, leave memory when idle, play the bots.
+
+One :class:`TableManager` serves both kinds of table (two-player
+:class:`~bummerl.server.tables.LiveTable`, three- and four-player
+:class:`~bummerl.server.table_games.LiveTableGame`).  It keeps in memory only
+the tables in use: a table is loaded from the database when a client asks for
+it (rebuilt by replaying its stored deals and actions through the engine), and
+it leaves memory after ``table_idle_seconds`` without a client, a bot move or
+any other change.  So the server starts in the same time however many games it
+has stored, and its memory grows with the tables in play, not with history.
+
+Bots think through the :class:`~bummerl.server.scheduler.BotScheduler` (never
+on the event loop, fairly between tables).  A write the database refuses is
+never lost: a bot's action is retried with backoff while the table reports
+``storage: "retrying"`` to its clients, and a finished game's result is
+retried in the background (and stored on the table's next load if the server
+stops first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from bummerl.bots import bot_info, make_bot
+from bummerl.errors import BummerlError
+from bummerl.match import DEFAULT_TARGET
+from bummerl.server.config import ServerConfig
+from bummerl.server.database import Database, StorageUnavailable
+from bummerl.server.rooms import (
+    FRIEND,
+    Connection,
+    FinishedGame,
+    Room,
+    TableError,
+    disconnect_client,
+    handle_client_text,
+)
+from bummerl.server.scheduler import BotScheduler
+from bummerl.server.storage import TABLE_GAME, Repository, SeatData, StorageError, TableData, hash_token
+from bummerl.server.table_games import DEFAULT_TABLE_BOT, LiveTableGame
+from bummerl.server.tables import LiveTable
+from bummerl.variants import find_table_variant, find_variant
+
+__all__ = ["CapacityError", "MessageTap", "TableManager", "UnknownTable"]
+
+log = logging.getLogger("bummerl.server")
+
+#: ``tap(room, seat, message)`` sees every message sent to a client (``seat`` ``None``: a spectator) at the
+#: moment it is built; tests scan them for secrets.
+MessageTap = Callable[[Room, int | None, dict[str, Any]], None]
+
+#: What a table id looks like (``secrets.token_urlsafe(9)``: 12 characters); anything else is unknown at once.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+R = TypeVar("R", bound=Room)
+
+
+class UnknownTable(StorageError):
+    """No table of the kind asked for has this id."""
+
+
+class CapacityError(Exception):
+    """A cap is reached: ``code`` is ``server_full`` (503) or ``too_many_tables`` (429)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableManager:
+    """The live tables of one app, with the repository, the database threads and the bot scheduler."""
+
+    def __init__(self, repo: Repository, config: ServerConfig, tap: MessageTap | None = None) -> None:
+        self.repo = repo
+        self.config = config
+        self.tap = tap
+        self.db = Database(repo, config.db_threads)
+        self.bots = BotScheduler(config)
+        self.tables: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        #: Results of finished games not stored yet (retried in the background).
+        self._results: dict[int, FinishedGame] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --------------------------------------------------------------- create
+    async def create_table(
+        self,
+        variant: str,
+        options: dict[str, Any],
+        opponent: str,
+        name: str,
+        seed: int | None = None,
+        target: int | None = None,
+        creator: str | None = None,
+    ) -> tuple[LiveTable, str, str | None]:
+        """A new two-player table with its first deal: the table, seat 0's token and the join code (friend tables).
+
+        :class:`BummerlError` for an unknown variant, option or bot, or a seed at a friend's table;
+        :class:`CapacityError` when a cap is reached.
+        """
+        v = find_variant(variant, **options)
+        if opponent != FRIEND:
+            opponent = bot_info(opponent).name  # canonical name; raises for an unknown bot
+        elif seed is not None:
+            raise BummerlError(_NO_SEED)
+        self._make_room_for(creator)
+        token = secrets.token_urlsafe(32)
+        join_code = secrets.token_urlsafe(9) if opponent == FRIEND else None
+        practice = seed is not None
+        data = await self.db.run(
+            self.repo.create_table,
+            secrets.token_urlsafe(9),
+            v.name,
+            v.options(),
+            seed if seed is not None else secrets.randbits(63),
+            target if target is not None else DEFAULT_TARGET,
+            opponent,
+            name,
+            hash_token(token),
+            join_code,
+            seat1_name=None if opponent == FRIEND else opponent,
+            deal_key=None if practice else secrets.token_bytes(32).hex(),
+            practice=practice,
+        )
+        table = LiveTable(self, data)
+        await self._open(table, creator)
+        return table, token, join_code
+
+    async def create_table_game(
+        self,
+        variant: str,
+        options: dict[str, Any],
+        seats: list[str] | None,
+        bots: str | None,
+        name: str,
+        seed: int | None = None,
+        creator: str | None = None,
+    ) -> tuple[LiveTableGame, str, dict[int, str]]:
+        """A new three- or four-player table: the table, seat 0's token and the join code of each invited seat.
+
+        :class:`BummerlError` for an unknown variant, option or bot, a wrong seat list, or a seed at a
+        table with a friend; :class:`CapacityError` when a cap is reached.
+        """
+        v = find_table_variant(variant, **options)
+        others = seats if seats is not None else [bots or DEFAULT_TABLE_BOT] * (v.players - 1)
+        if len(others) != v.players - 1:
+            raise BummerlError(f"{v.title} has {v.players} seats: name the {v.players - 1} seats after yours")
+        if seed is not None and FRIEND in others:
+            raise BummerlError(_NO_SEED)
+        seat_data = [SeatData(0, "human", None, name, True, None)]
+        codes: dict[int, str] = {}
+        for i, who in enumerate(others, 1):
+            if who == FRIEND:
+                codes[i] = secrets.token_urlsafe(9)
+                seat_data.append(SeatData(i, FRIEND, None, None, False, codes[i]))
+            else:
+                bot = make_bot(who or DEFAULT_TABLE_BOT, 0, variant=v)  # raises for a bot without table play
+                seat_data.append(SeatData(i, "bot", bot.name, None, False, None))
+        self._make_room_for(creator)
+        token = secrets.token_urlsafe(32)
+        table_id = secrets.token_urlsafe(9)
+        practice = seed is not None
+
+        def store() -> TableData:
+            data = self.repo.create_table(
+                table_id,
+                v.name,
+                v.options(),
+                seed if seed is not None else secrets.randbits(63),
+                v.match_target,
+                TABLE_GAME,
+                name,
+                hash_token(token),
+                None,
+                deal_key=None if practice else secrets.token_bytes(32).hex(),
+                practice=practice,
+            )
+            self.repo.create_seats(table_id, seat_data, {0: hash_token(token)})
+            return data
+
+        live = LiveTableGame(self, await self.db.run(store), seat_data)
+        await self._open(live, creator)
+        return live, token, codes
+
+    def _make_room_for(self, creator: str | None) -> None:
+        """Refuse a new table when its creator or the server is at its cap (idle tables are let go first)."""
+        if creator is not None:
+            mine = sum(1 for t in self.tables.values() if t.creator == creator)
+            if mine >= self.config.max_tables_per_client:
+                raise CapacityError(
+                    "too_many_tables",
+                    f"you have {mine} tables open; come back to one of them or let one rest for "
+                    f"{self.config.table_idle_seconds:.0f} s",
+                )
+        if len(self.tables) >= self.config.max_live_tables:
+            self.evict_idle(0.0)
+            if len(self.tables) >= self.config.max_live_tables:
+                raise CapacityError("server_full", "every table of this server is in play; try again in a minute")
+
+    async def _open(self, room: Room, creator: str | None) -> None:
+        """Deal a new table's first game and make it live."""
+        await room.deal(room.next_deal())
+        room.creator = creator
+        self.tables[room.id] = room
+        self.schedule_bot(room)
+
+    async def join(self, code: str, name: str) -> tuple[Room, int, str]:
+        """The seat that ``code`` invites, for ``name``: the table, the seat and the seat's new token.
+
+        :class:`UnknownTable` for an unknown code, :class:`StorageError` for a seat taken already.
+        """
+        token = secrets.token_urlsafe(32)
+        digest = hash_token(token)
+
+        def take() -> tuple[str, int]:
+            if self.repo.table_of_code(code) is not None:
+                return self.repo.take_seat1(code, name, digest), 1
+            if self.repo.table_seat_of_code(code) is not None:
+                return self.repo.take_table_seat(code, name, digest)
+            raise UnknownTable("no table has this invitation code")
+
+        table_id, seat = await self.db.run(take)
+        room = await self.room(table_id)
+        async with room.lock:
+            room.seat_taken(seat, name)
+            room.events.append({"type": "joined", "seat": seat, "name": name})
+            room.touch()
+            room.broadcast()
+        self.schedule_bot(room)
+        return room, seat, token
+
+    # ----------------------------------------------------------------- load
+    async def get(self, table_id: str, kind: type[R]) -> R:
+        """The live table of ``kind``, loaded from the database if needed; :class:`UnknownTable` if there is none."""
+        room = await self.room(table_id)
+        if not isinstance(room, kind):
+            raise UnknownTable(f"table {table_id} is a {room.kind.replace('_', ' ')} table")
+        return room
+
+    async def room(self, table_id: str) -> Room:
+        """The live table of either kind, loaded from the database if needed; :class:`UnknownTable` if none."""
+        room = self.tables.get(table_id)
+        if room is None:
+            if not TABLE_ID.fullmatch(table_id):
+                raise UnknownTable(f"no table {table_id[:40]!r}")
+            pending = self._loading.get(table_id)
+            if pending is None:
+                # One load per id at a time; the entry goes when the load ends, whatever its outcome.
+                pending = asyncio.get_running_loop().create_future()
+                self._loading[table_id] = pending
+                try:
+                    room = await self._load(table_id)
+                    pending.set_result(room)
+                except BaseException as exc:
+                    pending.set_exception(exc)
+                    pending.exception()  # retrieved: nobody else may be waiting
+                    raise
+                finally:
+                    del self._loading[table_id]
+            else:
+                room = await asyncio.shield(pending)
+        room.touch()
+        return room
+
+    async def _load(self, table_id: str) -> Room:
+        """Rebuild a table by replaying its stored deals and actions through the engine."""
+        try:
+            data = await self.db.run(self.repo.load_table, table_id)
+        except StorageUnavailable:
+            raise
+        except StorageError:
+            raise UnknownTable(f"no table {table_id!r}") from None
+        room: LiveTable | LiveTableGame
+        try:
+            if data.opponent == TABLE_GAME:
+                room = LiveTableGame(self, data, await self.db.run(self.repo.seats, table_id))
+            else:
+                if data.deal_key is None and not data.practice:
+                    # A table of an older server, dealt from a seed that its records published: its next
+                    # deals come from a new secret key.
+                    data.deal_key = secrets.token_bytes(32).hex()
+                    await self.db.run(self.repo.set_deal_key, table_id, data.deal_key)
+                room = LiveTable(self, data)
+            repairs = room.replay_stored()
+        except (BummerlError, ValueError) as exc:
+            log.error("cannot load table %s: %s", table_id, exc)
+            raise StorageError(f"table {table_id} cannot be loaded: {exc}") from None
+        for finished in repairs:
+            self.store_result(finished)
+        self.tables[table_id] = room
+        self.schedule_bot(room)
+        return room
+
+    def evict_idle(self, idle_seconds: float | None = None) -> list[str]:
+        """Let go of the tables idle for ``idle_seconds`` (default: the configured time); their ids."""
+        limit = self.config.table_idle_seconds if idle_seconds is None else idle_seconds
+        now = time.monotonic()
+        gone = [
+            t.id
+            for t in self.tables.values()
+            if not t.connections
+            and t.idle_for(now) >= limit
+            and (t.bot_task is None or t.bot_task.done())
+            and t.storage == "ok"
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+        return gone
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_seconds)
+            gone = self.evict_idle()
+            if gone:
+                log.info("%d idle table(s) left memory", len(gone))
+
+    async def start(self) -> None:
+        """At start-up: forget analyses a stopped server left running, warm the bots up, start the sweeper.
+
+        No table is loaded here: each one loads when a client asks for it, and its bot goes on then.
+        """
+        await self.db.run(self.repo.reset_running_analyses)
+        await self.bots.warm_up()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    # ----------------------------------------------------------------- bots
+    def schedule_bot(self, room: Room) -> None:
+        """Start the table's bot if it is a bot's turn and it is not thinking already."""
+        if room.bot_turn() is None:
+            return
+        if room.bot_task is not None and not room.bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        room.bot_task = loop.create_task(self._bot_loop(room))
+
+    async def _bot_loop(self, room: Room) -> None:
+        # One task per table plays every bot move in a row; a check of bot_turn() and the task's end
+        # happen without an await between them, so schedule_bot() can never miss a turn.
+        while (turn := room.bot_turn()) is not None:
+            if self.config.bot_delay:
+                await asyncio.sleep(self.config.bot_delay)
+            token = await self.bots.decide(turn.request)
+            wait = self.config.storage_retry_first
+            while True:
+                async with room.lock:
+                    now = room.bot_turn()
+                    if now is None or now.position != turn.position:
+                        break  # the table moved on meanwhile (a restart of the game, a reload)
+                    try:
+                        action = room.check_action(turn.seat, token)
+                    except TableError as exc:
+                        log.error(
+                            "bot %s at table %s: %s; playing the first legal action",
+                            turn.request.bot,
+                            room.id,
+                            exc.message,
+                        )
+                        action = room.first_legal()
+                    try:
+                        await room.apply(turn.seat, action)
+                    except StorageError as exc:
+                        log.error("table %s: the bot's action was not stored (retry in %.1f s): %s", room.id, wait, exc)
+                        if room.storage != "retrying":
+                            room.storage = "retrying"
+                            room.broadcast()
+                    else:
+                        break
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, self.config.storage_retry_max)
+
+    def store_result(self, finished: FinishedGame) -> None:
+        """Store a finished game's result in the background, retrying with backoff until the database takes it.
+
+        Every action of the game is stored already, so nothing is lost if the
+        server stops first: a stopping server tries once more, and the next load
+        of the table finishes the game again from its actions.
+        """
+        self._results[finished.game_id] = finished
+        task = asyncio.get_running_loop().create_task(self._store_result(finished))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _store_result(self, finished: FinishedGame) -> None:
+        wait = self.config.storage_retry_first
+        while True:
+            try:
+                await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
+                del self._results[finished.game_id]
+                return
+            except StorageError as exc:
+                log.error("the result of game %s was not stored (retry in %.1f s): %s", finished.game_id, wait, exc)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, self.config.storage_retry_max)
+
+    # -------------------------------------------------------------- clients
+    async def handle_text(self, room: Room, conn: Connection, text: str) -> None:
+        """Answer one client message (errors go to that client only)."""
+        await handle_client_text(room, conn, text)
+
+    async def disconnect(self, room: Room, conn: Connection) -> None:
+        await disconnect_client(room, conn)
+
+    def live(self, kind: type[R]) -> list[R]:
+        """The tables of one kind in memory (for the lists of tables to watch)."""
+        return [t for t in self.tables.values() if isinstance(t, kind)]
+
+    # ------------------------------------------------------------- shutdown
+    async def shutdown(self) -> None:
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        tasks += list(self._background)
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for finished in list(self._results.values()):
+            # One last try for results still waiting (else the table's next load stores them).
+            try:
+                await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
+            except StorageError as exc:
+                log.error("the result of game %s was not stored before the stop: %s", finished.game_id, exc)
+        for table in self.tables.values():
+            for conn in list(table.connections):
+                conn.close()
+        self.bots.shutdown()
+        self.db.close()
+
+
+_NO_SEED = (
+    "a seed is for practice against bots: where a friend plays, the server alone deals "
+    "(leave the seed out, or play against bots)"
+)

@@ -1,0 +1,169 @@
+"""Finished games: the history, each game's summary, record, replay and the expert's analysis.
+
+A game's cards are public once it is over (its record); a running game shows
+its summary only.  Game ids are positive 64-bit integers: anything else is
+refused with 422 before the database is asked.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.requests import HTTPConnection
+
+from bummerl.game import Game
+from bummerl.protocol import variant_to_json
+from bummerl.record import GameRecord, dumps
+from bummerl.server.analyses import QueueFull
+from bummerl.server.rooms import FRIEND
+from bummerl.server.routes.deps import Parts, PartsDep, check_rate, client_of, error, rate_limited
+from bummerl.server.storage import TABLE_GAME, GameData, TableData
+from bummerl.server.tables import action_events
+from bummerl.server.workers import read_game_record
+from bummerl.table.record import TableGameRecord
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
+
+GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a game's id")]
+
+
+def _summary(game: GameData, table: TableData) -> dict[str, Any]:
+    seat1 = table.seat_names[1] or ("" if table.opponent == FRIEND else table.opponent)
+    return {
+        "game_id": game.id,
+        "table_id": game.table_id,
+        "variant": table.variant,
+        "options": table.options,
+        "opponent": table.opponent,
+        "match_no": game.match_no + 1,
+        "game_no": game.game_no + 1,
+        "players": [table.seat_names[0], seat1],
+        "dealer": game.dealer,
+        "finished": game.finished,
+        "result": game.result,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+    }
+
+
+def _replay_steps(record: GameRecord) -> list[dict[str, Any]]:
+    """A finished game step by step with every card open (a record is public once the game is over)."""
+    game = Game.from_deck(record.variant, record.deck, record.dealer)
+
+    def step(ply: int, token: str | None, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "ply": ply,
+            "action": token,
+            "seat": seat,
+            "hands": [[c.code for c in h] for h in game.hands],
+            "trump_card": game.trump_card.code if game.trump_card else None,
+            "talon_size": game.talon_size,
+            "lead": game.lead.code if game.lead else None,
+            "tricks_won": list(game.tricks_won),
+            "augen": [game.augen(0), game.augen(1)],
+            "closed_by": game.closed_by,
+            "events": events,
+        }
+
+    steps = [step(0, None, None, [])]
+    for ply, action in enumerate(record.actions, 1):
+        seat = game.to_move
+        before = (seat, len(game.tricks), game.trump_card)
+        game.apply(action)
+        steps.append(step(ply, action.token, seat, action_events(game, action, before)))
+    return steps
+
+
+async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
+    def both() -> tuple[GameData | None, TableData | None]:
+        return p.repo.get_game(game_id), p.repo.table_of_game(game_id)
+
+    game, table = await p.manager.db.run(both)
+    if game is None or table is None:
+        raise error(404, "unknown_game", f"no game {game_id}")
+    return game, table
+
+
+async def _finished(p: Parts, game_id: int, table_games_too: bool = False) -> tuple[GameData, TableData, str]:
+    game, table = await _stored(p, game_id)
+    if not game.finished or game.record is None:
+        raise error(409, "game_running", f"game {game_id} is not over: its cards are secret")
+    if not table_games_too and table.opponent == TABLE_GAME:
+        raise error(409, "table_game", f"game {game_id} is a three- or four-player game: only its record is served")
+    return game, table, game.record
+
+
+@router.get("/games")
+async def get_games(
+    p: PartsDep,
+    table: Annotated[str | None, Query(max_length=32)] = None,
+    finished: bool | None = True,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset)
+    return {"games": [_summary(g, t) for g, t in rows], "total": total}
+
+
+@router.get("/games/{game_id}")
+async def get_game(game_id: GameId, p: PartsDep) -> dict[str, Any]:
+    game, table = await _stored(p, game_id)
+    out = _summary(game, table)
+    if table.opponent == TABLE_GAME:
+        out.update(kind="table_game", record=game.record if game.finished else None, actions=None)
+        if game.finished:
+            out["actions"] = game.actions
+        return out
+    if game.finished and game.record is not None:
+        record = read_game_record(game.record)
+        dealt = Game.from_deck(record.variant, record.deck, record.dealer)
+        out.update(
+            record=game.record,
+            actions=game.actions,
+            hands_at_deal=[[c.code for c in h] for h in dealt.hands],
+            trump_card=dealt.trump_card.code if dealt.trump_card else None,
+            variant_info=variant_to_json(record.variant),
+            analysis_url=f"/api/games/{game_id}/analysis",
+        )
+    return out
+
+
+@router.get("/games/{game_id}/record")
+async def get_record(game_id: GameId, p: PartsDep, format: Annotated[str, Query(max_length=8)] = "text") -> Response:
+    _, table, text = await _finished(p, game_id, table_games_too=True)
+    if format not in ("text", "json"):
+        raise error(400, "bad_format", f"format must be text or json, not {format!r}")
+    if format == "json" and table.opponent == TABLE_GAME:
+        return PlainTextResponse(TableGameRecord.loads(text).dumps("json"), media_type="application/json")
+    if format == "json":
+        return PlainTextResponse(dumps(read_game_record(text), "json"), media_type="application/json")
+    return PlainTextResponse(text)
+
+
+@router.get("/games/{game_id}/replay")
+async def get_replay(game_id: GameId, p: PartsDep) -> dict[str, Any]:
+    _, _, text = await _finished(p, game_id)
+    return {"game_id": game_id, "steps": _replay_steps(read_game_record(text))}
+
+
+@router.get("/games/{game_id}/analysis")
+async def get_analysis(game_id: GameId, connection: HTTPConnection, p: PartsDep) -> Response:
+    _, _, text = await _finished(p, game_id)
+    status, analysis = await p.manager.db.run(p.repo.analysis, game_id)
+    if status == "done":
+        return JSONResponse({"status": "done", "analysis": analysis})
+    if status == "failed":
+        return JSONResponse({"status": "failed", "message": (analysis or {}).get("message", "")})
+    if status is None:
+        try:
+            p.analyses.check_room()
+            # Only starting an analysis counts against the client's analysis limit, not polling for it.
+            check_rate(p, "analysis", client_of(connection))
+            await p.analyses.start(game_id, text)
+        except QueueFull as exc:
+            raise error(503, "analysis_queue_full", str(exc), {"Retry-After": "30"}) from None
+    return JSONResponse({"status": "running"}, status_code=202)

@@ -1,0 +1,174 @@
+"""Fair bot scheduling: no table's bot waits behind another table's long search.
+
+Bots run in two lanes.  **Quick** bots (``random``, ``heuristic``: a decision
+takes microseconds to milliseconds) run in a small thread pool and never queue
+behind a search.  **Searching** bots (the PIMC levels, the table games'
+``search``) share the worker pool (processes, one per core by default).  At
+most one decision per worker runs at a time, the others wait in arrival order,
+and each decision gets a time budget scaled by the load::
+
+    time_scale = max(min_time_scale, workers / (workers + waiting))
+
+With nobody waiting a bot thinks as long as its level allows (``expert``:
+0.8 s, 2 s in the first tricks); with 38 decisions waiting for 2 workers each
+thinks a twentieth of that.  A decision that arrives therefore waits about one
+full-length decision at most, however many tables search, instead of every
+search ahead of it (measured in ``bench/web_abuse.py``, docs/web.md).  A
+decision that does not come back within ``bot_timeout`` seconds (a stuck or
+crashed worker) is replaced by the ``heuristic`` bot's choice, and its worker
+slot is freed only when the worker really finishes.
+
+Seeds and views go in, action tokens come out: see :mod:`bummerl.server.workers`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import functools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from typing import Any
+
+from bummerl.server.config import ExecutorKind, ServerConfig
+from bummerl.server.workers import choose_table_token, choose_token, exit_with_parent, searches, warm_up
+from bummerl.table.view import TableView
+from bummerl.variants import TableVariant
+
+__all__ = ["BotRequest", "BotScheduler", "make_executor"]
+
+log = logging.getLogger("bummerl.server")
+
+#: The bot that answers when a decision fails or times out (it plays every variant at once).
+FALLBACK_BOT = "heuristic"
+
+
+def make_executor(kind: ExecutorKind, workers: int | None) -> concurrent.futures.Executor:
+    """A thread or process pool; processes are spawned, never forked from a threaded server."""
+    count = workers or os.cpu_count() or 1
+    if kind == "thread":
+        return concurrent.futures.ThreadPoolExecutor(max_workers=count, thread_name_prefix="bummerl-worker")
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=exit_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class BotRequest:
+    """One decision: ``bot`` (a registry name) chooses for its seat, seeded with ``seed``.
+
+    ``view`` is the two-player view as the bot protocol's JSON, or a table
+    game's :class:`~bummerl.table.view.TableView` (then ``table_variant`` is set).
+    """
+
+    table_id: str
+    bot: str
+    seed: int
+    view: dict[str, Any] | TableView
+    table_variant: TableVariant | None = None
+
+    def work(self, bot: str, time_scale: float) -> Callable[[], str]:
+        """The decision as a picklable call (it runs in a worker process)."""
+        if isinstance(self.view, TableView):
+            return functools.partial(choose_table_token, bot, self.seed, self.view, time_scale)
+        return functools.partial(choose_token, bot, self.seed, self.view, time_scale)
+
+
+class BotScheduler:
+    """The two lanes of one app (see the module docstring)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.workers = config.bot_workers or os.cpu_count() or 1
+        self._executor: concurrent.futures.Executor | None = None
+        self._quick = concurrent.futures.ThreadPoolExecutor(
+            max_workers=config.quick_bot_threads, thread_name_prefix="bummerl-quick-bot"
+        )
+        self._slots: asyncio.Semaphore | None = None
+        self._kinds: dict[tuple[str, str | None], bool] = {}
+        #: Decisions waiting for a worker, and running in one (for the time scale and the metrics).
+        self.waiting = 0
+        self.running = 0
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            self._executor = make_executor(self.config.bot_executor, self.workers)
+        return self._executor
+
+    def searches(self, request: BotRequest) -> bool:
+        key = (request.bot, request.table_variant.name if request.table_variant else None)
+        if key not in self._kinds:
+            self._kinds[key] = searches(request.bot, request.table_variant)
+        return self._kinds[key]
+
+    def time_scale(self) -> float:
+        """How much of its own time budget the next searching decision gets."""
+        return max(self.config.min_time_scale, min(1.0, self.workers / (self.workers + self.waiting)))
+
+    async def decide(self, request: BotRequest) -> str:
+        """The bot's action token (the fallback bot's after a failure or timeout; ``""`` if even that failed)."""
+        loop = asyncio.get_running_loop()
+        if not self.searches(request):
+            return await self._quick_decision(request, request.bot)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        scale = self.time_scale()
+        self.running += 1
+        future = loop.run_in_executor(self.executor, request.work(request.bot, scale))
+
+        def done(_: asyncio.Future[str]) -> None:
+            # The slot is held until the worker is really free, also after a timeout.
+            self.running -= 1
+            assert self._slots is not None
+            self._slots.release()
+
+        future.add_done_callback(done)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout=self.config.bot_timeout)
+        except TimeoutError:
+            log.error(
+                "bot %s at table %s took over %.0f s: %s plays",
+                request.bot,
+                request.table_id,
+                self.config.bot_timeout,
+                FALLBACK_BOT,
+            )
+        except Exception as exc:  # a failing bot must not stop the table
+            log.error("bot %s failed at table %s: %s: %s", request.bot, request.table_id, type(exc).__name__, exc)
+        return await self._quick_decision(request, FALLBACK_BOT)
+
+    async def _quick_decision(self, request: BotRequest, bot: str) -> str:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._quick, request.work(bot, 1.0))
+        except Exception as exc:  # the table plays its first legal action
+            log.error("bot %s failed at table %s: %s: %s", bot, request.table_id, type(exc).__name__, exc)
+            return ""
+
+    async def warm_up(self) -> None:
+        """Start the worker processes and load the bots in them before the first table needs one."""
+        if self.config.bot_executor != "process":
+            return
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.executor, warm_up) for _ in range(self.workers)))
+
+    def shutdown(self) -> None:
+        self._quick.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            # Worker processes are joined (a running decision takes a fraction of a
+            # second); threads are not: one may wait on a test's event.
+            process = isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
+            self._executor.shutdown(wait=process, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,407 @@
+"""The web app's schema changes (bummerl.server.migrations, GitHub issue #10, finding 11).
+
+The server makes and changes its schema with Alembic at start-up.  Checked here,
+on an SQLite file and on PostgreSQL (a throwaway cluster, ``tests/pg_server.py``;
+skipped without one, except under ``CI``): an empty database is upgraded to the
+newest revision, which is exactly what the models describe; a database made
+before Alembic (tables made by ``create_all``, no ``alembic_version``) is
+recognised, stamped and upgraded with every row kept; servers that start
+together on one database do not trip over each other; every revision goes down
+and up again; and ``python -m bummerl.server.migrations revision`` writes the
+next numbered revision.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    insert,
+    inspect,
+    text,
+)
+
+from bummerl.server import migrations
+from bummerl.server.migrations.__main__ import main
+from bummerl.server.storage import Repository, StorageError, _Base, hash_token
+from pg_server import postgres_server, postgres_url
+
+# Fixtures of pg_server used by this module (pytest finds fixtures by name in the module).
+__all__ = ["postgres_server", "postgres_url"]
+
+HEAD = migrations.head_revision()
+TABLES = {"bummerl_tables", "bummerl_games", "bummerl_actions", "bummerl_table_seats"}
+LONG_TOKEN = "bid:kontra-bauernschnapser"
+
+
+def pre_alembic_schema(*, seats: bool = True, token_width: int = 40) -> MetaData:
+    """The tables as the server made them with ``create_all`` before Alembic (a copy of those models).
+
+    The defaults are the last such version (commit 0ad9934); ``seats=False,
+    token_width=16`` the first web release (619f380); ``token_width=16`` a
+    first-release database that a version with table games started on.
+    """
+    metadata = MetaData()
+    Table(
+        "bummerl_tables",
+        metadata,
+        Column("id", String(32), primary_key=True),
+        Column("variant", String(64), nullable=False),
+        Column("options", Text, nullable=False),
+        Column("seed", String(24), nullable=False),
+        Column("target", Integer, nullable=False),
+        Column("opponent", String(64), nullable=False),
+        Column("seat0_name", String(64), nullable=False),
+        Column("seat1_name", String(64)),
+        Column("seat0_token", String(64), nullable=False),
+        Column("seat1_token", String(64)),
+        Column("join_code", String(64), unique=True),
+        Column("created_at", String(32), nullable=False),
+    )
+    Table(
+        "bummerl_games",
+        metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("table_id", ForeignKey("bummerl_tables.id"), nullable=False, index=True),
+        Column("match_no", Integer, nullable=False),
+        Column("game_no", Integer, nullable=False),
+        Column("dealer", Integer, nullable=False),
+        Column("deck", String(96), nullable=False),
+        Column("seed", String(24)),
+        Column("finished", Boolean, nullable=False, index=True),
+        Column("result", Text),
+        Column("record", Text),
+        Column("analysis", Text),
+        Column("analysis_status", String(16)),
+        Column("started_at", String(32), nullable=False),
+        Column("finished_at", String(32)),
+    )
+    Table(
+        "bummerl_actions",
+        metadata,
+        Column("game_id", ForeignKey("bummerl_games.id"), primary_key=True),
+        Column("ply", Integer, primary_key=True),
+        Column("token", String(token_width), nullable=False),
+        Column("created_at", String(32), nullable=False),
+    )
+    if seats:
+        Table(
+            "bummerl_table_seats",
+            metadata,
+            Column("table_id", ForeignKey("bummerl_tables.id"), primary_key=True),
+            Column("seat", Integer, primary_key=True),
+            Column("kind", String(16), nullable=False),
+            Column("bot", String(64)),
+            Column("name", String(64)),
+            Column("token", String(64)),
+            Column("join_code", String(64), unique=True),
+        )
+    return metadata
+
+
+def make_pre_alembic_database(url: str, **schema: Any) -> None:
+    """A database as an older server left it: its tables, one table with one game and one action."""
+    metadata = pre_alembic_schema(**schema)
+    engine = create_engine(url)
+    metadata.create_all(engine)
+    table = {
+        "id": "t1",
+        "variant": "schnapsen",
+        "options": "{}",
+        "seed": str(2**64 - 1),
+        "target": 7,
+        "opponent": "random",
+        "seat0_name": "Anna",
+        "seat0_token": hash_token("s"),
+        "created_at": "2026-01-01",
+    }
+    game = {
+        "id": 1,
+        "table_id": "t1",
+        "match_no": 0,
+        "game_no": 0,
+        "dealer": 1,
+        "deck": "AhTh",
+        "finished": False,
+        "started_at": "2026-01-01",
+    }
+    with engine.begin() as db:
+        db.execute(insert(metadata.tables["bummerl_tables"]), table)
+        db.execute(insert(metadata.tables["bummerl_games"]), game)
+        db.execute(
+            insert(metadata.tables["bummerl_actions"]), {"game_id": 1, "ply": 0, "token": "Ah", "created_at": "x"}
+        )
+    engine.dispose()
+
+
+def revision_of(repo: Repository) -> str | None:
+    with repo.engine.connect() as db:
+        return migrations.current_revision(db)
+
+
+def differences(db: Connection) -> list[Any]:
+    """What ``alembic revision --autogenerate`` would write: how the database differs from the models."""
+    context = MigrationContext.configure(db, opts={"compare_type": True, "compare_server_default": True})
+    diffs: list[Any] = compare_metadata(context, _Base.metadata)
+    return diffs
+
+
+def token_width(repo: Repository) -> int:
+    token = next(c for c in inspect(repo.engine).get_columns("bummerl_actions") if c["name"] == "token")
+    width: int = token["type"].length
+    return width
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: an SQLite file, or a schema of its own on the PostgreSQL test cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'bummerl.db'}"
+    schema_url: str = request.getfixturevalue("postgres_url")
+    return schema_url
+
+
+def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
+    repo = Repository(url)
+    repo.create_schema()
+    assert revision_of(repo) == HEAD == "0004"
+    assert set(inspect(repo.engine).get_table_names()) == {*TABLES, "alembic_version"}
+    with repo.engine.connect() as db:
+        assert differences(db) == []
+    # Starting again finds nothing to do.
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    repo.dispose()
+
+
+def test_the_models_differ_from_an_older_revision(url: str) -> None:
+    """The comparison above sees a difference where there is one (the action token before 0003)."""
+    repo = Repository(url)
+    with repo.engine.begin() as db:
+        migrations.upgrade(db, "0002")
+    with repo.engine.connect() as db:
+        found = differences(db)
+    assert ("add_column", None, "bummerl_tables", _Base.metadata.tables["bummerl_tables"].c.practice) in found
+    # Column changes come as lists of tuples, one list per column.
+    changes = [change for diff in found if isinstance(diff, list) for change in diff]
+    assert any(change[0] == "modify_type" and change[2:4] == ("bummerl_actions", "token") for change in changes)
+    repo.dispose()
+
+
+def test_an_in_memory_database_is_migrated_on_the_repositorys_own_connection() -> None:
+    """``sqlite://`` is one connection of a StaticPool: a migration on any other would make another database."""
+    repo = Repository("sqlite://")
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    made = repo.create_table(
+        "t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None, practice=True, deal_key="ab" * 32
+    )
+    assert (made.practice, made.deal_key) == (True, "ab" * 32)
+    table = repo.load_table("t1")
+    assert (table.practice, table.deal_key) == (True, "ab" * 32)
+    repo.create_table("t2", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None)
+    assert (repo.load_table("t2").practice, repo.load_table("t2").deal_key) == (False, None)
+    repo.dispose()
+
+
+@pytest.mark.parametrize(
+    ("schema", "revision"),
+    [
+        ({"seats": False, "token_width": 16}, "0001"),
+        ({"seats": True, "token_width": 16}, "0002"),
+        ({"seats": True, "token_width": 40}, "0003"),
+    ],
+    ids=["first-release", "seats-and-narrow-token", "last-before-alembic"],
+)
+def test_a_database_from_before_alembic_is_recognised(url: str, schema: dict[str, Any], revision: str) -> None:
+    make_pre_alembic_database(url, **schema)
+    repo = Repository(url)
+    with repo.engine.connect() as db:
+        assert migrations.current_revision(db) is None
+        assert migrations.pre_alembic_revision(db) == revision
+    repo.dispose()
+
+
+def test_an_empty_database_and_one_under_alembic_are_not_stamped(url: str) -> None:
+    repo = Repository(url)
+    with repo.engine.connect() as db:
+        assert migrations.pre_alembic_revision(db) is None
+    repo.create_schema()
+    with repo.engine.connect() as db:
+        assert migrations.pre_alembic_revision(db) is None
+    repo.dispose()
+
+
+def test_the_last_schema_before_alembic_keeps_its_rows_and_gets_the_new_columns(url: str) -> None:
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    table = repo.load_table("t1")
+    assert (table.seed, table.seat_names, table.practice, table.deal_key) == (2**64 - 1, ("Anna", None), False, None)
+    assert [(g.id, g.deck, g.actions) for g in table.games] == [(1, "AhTh", ["Ah"])]
+    assert repo.seat_of("t1", "s") == 0 and repo.tables_to_resume() == ["t1"]
+    columns = {c["name"]: c for c in inspect(repo.engine).get_columns("bummerl_tables")}
+    assert columns["deal_key"]["nullable"] and not columns["practice"]["nullable"]
+    with repo.engine.connect() as db:
+        assert differences(db) == []
+    repo.append_action(1, 1, LONG_TOKEN)
+    assert repo.load_table("t1").games[0].actions == ["Ah", LONG_TOKEN]
+    repo.dispose()
+
+
+def test_the_first_release_gets_the_seats_and_a_40_character_token(url: str) -> None:
+    """On PostgreSQL the first release's VARCHAR(16) refuses a table game's bid until 0003 widened it."""
+    make_pre_alembic_database(url, seats=False, token_width=16)
+    repo = Repository(url)
+    if repo.engine.dialect.name == "postgresql":
+        with pytest.raises(StorageError):
+            repo.append_action(1, 1, LONG_TOKEN)
+    repo.create_schema()
+    assert revision_of(repo) == HEAD and token_width(repo) == 40
+    assert set(inspect(repo.engine).get_table_names()) == {*TABLES, "alembic_version"}
+    repo.append_action(1, 1, LONG_TOKEN)
+    table = repo.load_table("t1")
+    assert table.games[0].actions == ["Ah", LONG_TOKEN] and not table.practice
+    with repo.engine.connect() as db:
+        assert differences(db) == []
+    repo.dispose()
+
+
+def test_servers_starting_together_make_the_schema_once(url: str) -> None:
+    """Two processes starting on one database take turns (PostgreSQL: an advisory lock; SQLite: its write
+    lock): the second finds the schema made and does nothing, neither fails."""
+    repos = [Repository(url) for _ in range(4)]
+    start = threading.Barrier(len(repos))
+    failures: list[BaseException] = []
+
+    def start_up(repo: Repository) -> None:
+        start.wait()
+        try:
+            repo.create_schema()
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+
+    # Threads stand in for processes here: Alembic's context is one per process, so this also checks that
+    # nothing of Alembic runs outside the lock.
+    threads = [threading.Thread(target=start_up, args=(r,)) for r in repos]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert revision_of(repos[0]) == HEAD
+    with repos[0].engine.connect() as db:
+        assert differences(db) == []
+    for r in repos:
+        r.dispose()
+
+
+def test_every_revision_goes_down_and_up_again_with_the_rows(url: str) -> None:
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    with repo.engine.begin() as db:
+        command.downgrade(migrations.config(db), "0001")
+        assert migrations.current_revision(db) == "0001"
+        assert "bummerl_table_seats" not in inspect(db).get_table_names()
+    with repo.engine.begin() as db:
+        migrations.upgrade(db)
+    assert revision_of(repo) == HEAD and repo.load_table("t1").games[0].actions == ["Ah"]
+    with repo.engine.begin() as db:
+        command.downgrade(migrations.config(db), "base")
+        assert set(inspect(db).get_table_names()) == {"alembic_version"}
+    repo.dispose()
+
+
+def test_a_failed_migration_leaves_the_database_as_it_was(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both databases change their schema in one transaction: a revision that fails takes back the ones before it."""
+    broken = tmp_path / "migrations"
+    shutil.copytree(migrations.SCRIPT_LOCATION, broken, ignore=shutil.ignore_patterns("__pycache__"))
+    (broken / "versions" / "0005_broken.py").write_text(
+        'from alembic import op\nrevision = "0005"\ndown_revision = "0004"\n\n\n'
+        'def upgrade() -> None:\n    op.execute("SELECT * FROM no_such_table")\n'
+    )
+    monkeypatch.setattr(migrations, "SCRIPT_LOCATION", broken)
+    make_pre_alembic_database(url, seats=False, token_width=16)
+    repo = Repository(url)
+    with pytest.raises(Exception, match="no_such_table"):
+        repo.create_schema()
+    repo.dispose()
+    repo = Repository(url)
+    assert revision_of(repo) is None and token_width(repo) == 16
+    assert set(inspect(repo.engine).get_table_names()) == TABLES - {"bummerl_table_seats"}
+    with repo.engine.connect() as db:
+        assert db.execute(text("SELECT token FROM bummerl_actions")).all() == [("Ah",)]
+    repo.dispose()
+
+
+def test_a_new_revision_is_numbered_and_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/web.md: ``python -m bummerl.server.migrations revision -m "..."`` (here on a copy of the folder)."""
+    copy = tmp_path / "migrations"
+    shutil.copytree(migrations.SCRIPT_LOCATION, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(migrations, "SCRIPT_LOCATION", copy)
+    main(["revision", "-m", "Add a column"])
+    written = copy / "versions" / "0005_add_a_column.py"
+    source = written.read_text()
+    assert (
+        source.startswith('"""Add a column\n') and 'revision = "0005"' in source and 'down_revision = "0004"' in source
+    )
+    # Filled in as its author would, it passes the linter and the formatter as it is.
+    source = source.replace("pass", 'op.add_column("bummerl_games", sa.Column("note", sa.Text(), nullable=True))', 1)
+    written.write_text(source.replace("pass", 'op.drop_column("bummerl_games", "note")', 1))
+    ruff = Path(sys.executable).with_name("ruff")
+    if ruff.exists():
+        for check in (["check"], ["format", "--check"]):
+            done = subprocess.run([ruff, *check, "--no-cache", written], capture_output=True, text=True, check=False)
+            assert done.returncode == 0, done.stdout
+    repo = Repository(f"sqlite:///{tmp_path / 'bummerl.db'}")
+    repo.create_schema()
+    assert revision_of(repo) == "0005"
+    assert "note" in {c["name"] for c in inspect(repo.engine).get_columns("bummerl_games")}
+    repo.dispose()
+
+
+def test_the_command_line_upgrades_and_tells_the_revision(tmp_path: Path) -> None:
+    """docs/web.md: ``python -m bummerl.server.migrations --database-url URL upgrade head`` (and ``current``,
+    ``history``) does what the server does at start-up, stamping a database from before Alembic first."""
+    url = f"sqlite:///{tmp_path / 'bummerl.db'}"
+    make_pre_alembic_database(url, seats=False, token_width=16)
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "bummerl.server.migrations", *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    run("--database-url", url, "upgrade", "head")
+    assert run("--database-url", url, "current").strip() == f"{HEAD} (head)"
+    history = run("history")
+    assert all(f"-> {r}" in history for r in ("0001", "0002", "0003", "0004"))
+    repo = Repository(url)
+    assert repo.load_table("t1").games[0].actions == ["Ah"]
+    repo.dispose()
