@@ -36,7 +36,6 @@ COMMAND_MODULES: list[str] = [
     "bummerl.commands.arena",
     "bummerl.commands.bot",
     "bummerl.commands.analyze",
-    "bummerl.commands.bench",
     "bummerl.commands.serve",
 ]
 
