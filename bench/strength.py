@@ -1,7 +1,8 @@
 """Measure bot strength on duplicate deals with :mod:`bummerl.arena`, with 95% intervals.
 
-Every deal is played twice with the seats swapped, so the luck of the cards
-cancels and the deal pair is the unit of the statistics.  On top of the arena's
+Every deal is played in every seating of the two bots (two players: twice, with
+the seats swapped; the table games: docs/arena.md), so the luck of the cards
+cancels and the deal is the unit of the statistics.  On top of the arena's
 report this prints the share of all game points won by side ``a`` (delta-method
 interval over deals), the share of Bummerl won by ``a`` (Student-t interval over
 deals, each deal a pair of matches), and each side's time per move (median,
@@ -35,8 +36,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from bummerl.arena import ArenaConfig, run_arena
-from bummerl.arena_report import paired_interval
+from bummerl.arena import ArenaConfig, paired_interval, run_arena
 from bummerl.stats import ratio_interval, wilson_interval
 
 LADDER = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
@@ -47,8 +47,9 @@ def measure(a: str, b: str, variant: str, unit: str, deals: int, seed: int, jobs
     report = run_arena(ArenaConfig(variant, a, b, deals=deals, seed=seed, unit=unit, jobs=jobs), game_log=True)
     per_deal: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     for g in report.pop("game_log"):
-        if g["winner"] is not None:
-            per_deal[g["deal"]][0 if g["winner"] == "a" else 1] += g["points"]
+        points = side_points(g)
+        per_deal[g["deal"]][0] += points["a"]
+        per_deal[g["deal"]][1] += points["b"]
     a_pts = [per_deal[d][0] for d in range(deals)]
     totals = [per_deal[d][0] + per_deal[d][1] for d in range(deals)]
     if deals > 1 and sum(totals) > 0:
@@ -127,7 +128,7 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
 
     Needs every report's ``game_log`` (``bummerl arena --game-log``); the deal is
     the unit, keyed by (seed, deal), so the interval is the one a single run over
-    all deals would print (:func:`bummerl.arena_report.paired_interval`).  ``None`` when a
+    all deals would print (:func:`bummerl.arena.paired_interval`).  ``None`` when a
     report has no game log or there are fewer than two deals.
 
     >>> games = [(0, "a", 2), (0, "b", 1), (1, "a", 1), (1, "a", 3)]
@@ -143,12 +144,25 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
         for g in r["game_log"]:
             key = (r["seed"], g["deal"])
             games[key] += 1
-            if g["winner"] == "a":
-                diff[key] += g["points"]
-            elif g["winner"] == "b":
-                diff[key] -= g["points"]
+            points = side_points(g)
+            diff[key] += points["a"] - points["b"]
     keys = sorted(games)
     return paired_interval([diff[k] for k in keys], [games[k] for k in keys])
+
+
+def side_points(game: dict[str, Any]) -> dict[str, int]:
+    """The points of the sides in one game of a ``game_log``: ``side_points``, or in the
+    reports of the two-player arena before issue 11 the ``winner``'s ``points``.
+
+    >>> side_points({"winner": "b", "points": 2}), side_points({"side_points": {"a": 3, "b": 3}})
+    ({'a': 0, 'b': 2}, {'a': 3, 'b': 3})
+    """
+    if "side_points" in game:
+        return dict(game["side_points"])
+    points = {"a": 0, "b": 0}
+    if game["winner"] is not None:
+        points[game["winner"]] = game["points"]
+    return points
 
 
 def _fmt_ci(ci: Any) -> str:

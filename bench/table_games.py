@@ -28,7 +28,7 @@ import argparse
 import json
 import time
 
-from bummerl.bots.table_bots import make_table_bot
+from bummerl.bots import make_bot
 from bummerl.rng import SplitMix64
 from bummerl.table import Table
 
@@ -47,8 +47,8 @@ def engine_games(variant: str, games: int) -> None:
 def bot_games(variant: str, games: int, bot: str) -> None:
     n = t_players(variant)
     for seed in range(games):
-        bots = [make_table_bot(bot, seed * 8 + s) for s in range(n)]
         t = Table.deal(variant, seed=seed, dealer=seed % n)
+        bots = [make_bot(bot, seed * 8 + s, t.variant) for s in range(n)]
         while t.result is None:
             t.apply(bots[t.to_move].choose(t.view(t.to_move)))
 
@@ -61,8 +61,10 @@ def duplicate_strength(variant: str, deals: int) -> tuple[float, float, float]:
         total = 0.0
         layouts = [(0, 2), (1, 3)] if n == 4 else [(0,), (1,), (2,)]
         for heuristic_seats in layouts:
-            bots = [make_table_bot("heuristic" if s in heuristic_seats else "random", seed * 8 + s) for s in range(n)]
             t = Table.deal(variant, seed=seed, dealer=seed % n)
+            bots = [
+                make_bot("heuristic" if s in heuristic_seats else "random", seed * 8 + s, t.variant) for s in range(n)
+            ]
             while t.result is None:
                 t.apply(bots[t.to_move].choose(t.view(t.to_move)))
             r = t.result

@@ -17,7 +17,7 @@ import argparse
 import json
 import time
 
-from bummerl.bots.table_bots import make_table_bot
+from bummerl.bots import make_bot
 from bummerl.bots.table_search import TableSearchBot
 from bummerl.table import Phase, Table
 from bummerl.table.solver import PlayState, TableSolver
@@ -29,7 +29,7 @@ def first_tricks(variant: str, deals: int) -> list[Table]:
     tables = []
     for seed in range(deals):
         t = Table.deal(variant, seed=seed, dealer=seed % (4 if variant == "bauernschnapsen" else 3))
-        bots = [make_table_bot("heuristic", seed * 8 + s) for s in range(4)]
+        bots = [make_bot("heuristic", seed * 8 + s, t.variant) for s in range(4)]
         while not t.is_over and t.phase is not Phase.PLAY:
             t.apply(bots[t.to_move].choose(t.view(t.to_move)))
         if not t.is_over:

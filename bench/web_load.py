@@ -51,10 +51,11 @@ def _free_port() -> int:
         return port
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
+def _post(url: str, body: dict[str, Any], client: str) -> dict[str, Any]:
+    # Each table is another player: its own client address (uvicorn takes X-Forwarded-For from 127.0.0.1),
+    # so that the per-client limits of docs/security.md apply per player, as on a real server.
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": client}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
     with urllib.request.urlopen(request, timeout=30) as response:
         data: dict[str, Any] = json.loads(response.read())
         return data
@@ -83,18 +84,25 @@ class Stats:
 async def _play_table(
     base: str, ws_base: str, bot: str, variant: str, games: int, seed: int, stats: Stats, stop: float
 ) -> None:
+    client = f"10.{seed // 65536 % 256}.{seed // 256 % 256}.{seed % 256}"
     table = await asyncio.to_thread(
-        _post, f"{base}/api/tables", {"opponent": bot, "variant": variant, "seed": seed, "name": "load"}
+        _post, f"{base}/api/tables", {"opponent": bot, "variant": variant, "seed": seed, "name": "load"}, client
     )
     rng = random.Random(seed)
     async with websockets.connect(f"{ws_base}{table['ws_url']}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
         sent_at: float | None = None
         sent_seq = -1
+        last: str | None = None
         played = 0
         while played < games and time.monotonic() < stop:
             message = json.loads(await ws.recv())
             if message["type"] != "state":
+                if message["type"] == "error" and message["code"] == "rate_limited" and last is not None:
+                    # Over the per-socket message rate (docs/security.md): wait, then send the move again.
+                    await asyncio.sleep(0.2)
+                    await ws.send(last)
+                    continue
                 if message["type"] == "error":
                     raise RuntimeError(f"table {table['table_id']}: {message}")
                 continue
@@ -106,13 +114,15 @@ async def _play_table(
                 stats.games += 1
                 stats.actions += len(read_game_record(message["game_over"]["record"]).actions)
                 if played < games:
-                    await ws.send(json.dumps({"type": "next_game"}))
+                    last = json.dumps({"type": "next_game"})
+                    await ws.send(last)
                     sent_seq = message["seq"]
                 continue
             if message["your_turn"] and sent_at is None:
                 sent_seq = message["seq"]
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "action": rng.choice(message["legal"])}))
+                last = json.dumps({"type": "action", "action": rng.choice(message["legal"])})
+                await ws.send(last)
 
 
 async def _run(args: argparse.Namespace, base: str, ws_base: str) -> dict[str, Any]:
@@ -164,6 +174,8 @@ def main() -> int:
         command = [
             sys.executable, "-m", "bummerl", "serve", "--port", str(port), "--data-dir", data,
             "--bot-delay", "0", "--log-level", "error",
+            # Every table's socket comes from this machine: no per-address connection cap here.
+            "--max-connections-per-client", "0",
         ]  # fmt: skip
         if args.bot_workers:
             command += ["--bot-workers", str(args.bot_workers)]

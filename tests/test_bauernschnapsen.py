@@ -15,6 +15,7 @@ import pytest
 from bummerl.cards import Card, Suit, parse_cards
 from bummerl.errors import IllegalActionError, Rule
 from bummerl.table import Phase, Table, TableAction, TableEndReason, TableMatch, TableResult
+from bummerl.table.actions import DOUBLE_NAMES
 from bummerl.variants import find_table_variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN
 
@@ -329,6 +330,35 @@ def test_max_doubling_option() -> None:
     t = knock_table(STRONG, max_doubling=0)
     run(t, "trump:h bid:normal pass pass pass")
     assert t.phase is Phase.PLAY
+
+
+@pytest.mark.parametrize("max_doubling", [0, 1, 2, 3])
+def test_named_doubling_triple_follows_max_doubling(max_doubling: int) -> None:
+    """RULES.md: "Kontra ×2, Rekontra ×4, Subkontra ×8", capped by the option max_doubling.
+    can_double/verify_double/double ask the same rule as apply (no fixed cap of three): every
+    step up to the variant's cap, none after it, and a step beyond it names the allowed ones."""
+    t = knock_table(STRONG, max_doubling=max_doubling)
+    run(t, "trump:h bid:normal pass pass")
+    assert not t.can_double()
+    with pytest.raises(IllegalActionError, match="doubling is not possible now"):
+        t.verify_double()
+    t.apply("pass")
+    for level in range(1, max_doubling + 1):
+        assert t.phase is Phase.DOUBLING and t.can_double()
+        t.verify_double()
+        for beyond in range(level + 1, 4):
+            with pytest.raises(IllegalActionError) as info:
+                t.verify(TableAction.double(beyond))
+            assert info.value.rule is Rule.DOUBLING
+            assert info.value.detail.endswith(f"steps allowed: {', '.join(DOUBLE_NAMES[:max_doubling])})")
+        t.double()
+        assert t.doubling == level
+    assert t.phase is Phase.PLAY and t.multiplier == 2**max_doubling
+    before = t.position()
+    assert not t.can_double()
+    with pytest.raises(IllegalActionError) as info:
+        t.double()
+    assert info.value.rule is Rule.DOUBLING and t.position() == before
 
 
 def test_doubling_multiplies_the_score() -> None:
@@ -829,10 +859,10 @@ def test_the_deal_passes_to_vorhand_and_stays_after_a_redeal() -> None:
 
 def test_a_whole_match_with_bots_ends_correctly() -> None:
     """seeds/004: the match ends when a team reaches 24."""
-    from bummerl.bots.table_bots import make_table_bot
+    from bummerl.bots import make_bot
 
     m = TableMatch("bauernschnapsen", seed=5)
-    bots = [make_table_bot("heuristic", seed=s) for s in range(4)]
+    bots = [make_bot("heuristic", seed=s, variant=m.table.variant) for s in range(4)]
     while not m.is_over:
         t = m.table
         while not t.is_over:

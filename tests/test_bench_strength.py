@@ -27,9 +27,11 @@ def _strength() -> ModuleType:
     return module
 
 
-def test_pooled_chunks_equal_one_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variant", ["schnapsen", "dreierschnapsen", "bauernschnapsen"])
+def test_pooled_chunks_equal_one_run(tmp_path: Path, variant: str) -> None:
+    """Issue 11: the same for the table games, whose games score both sides (side_points)."""
     strength = _strength()
-    report = run_arena(ArenaConfig("schnapsen", "heuristic", "random", deals=8, seed=3, jobs=1), game_log=True)
+    report = run_arena(ArenaConfig(variant, "heuristic", "random", deals=8, seed=3, jobs=1), game_log=True)
     # The same run cut into two chunks by deal (same seed): the pooled interval is the run's own.
     first = {**report, "game_log": [g for g in report["game_log"] if g["deal"] < 5]}
     second = {**report, "game_log": [g for g in report["game_log"] if g["deal"] >= 5]}
@@ -47,3 +49,14 @@ def test_pooled_chunks_equal_one_run(tmp_path: Path) -> None:
     assert combined["ppg_diff"] == pytest.approx(report["ppg_diff"])
     lo, hi = combined["ppg_ci95"]
     assert lo <= combined["ppg_diff"] <= hi
+
+
+def test_reports_from_before_issue_11_still_pool() -> None:
+    """A two-player game log written before the arena became one has winner and points only."""
+    strength = _strength()
+    report = run_arena(ArenaConfig("66", "heuristic", "random", deals=5, seed=9, jobs=1), game_log=True)
+    old_log = [{k: g[k] for k in ("deal", "winner", "points")} for g in report["game_log"]]
+    assert strength.pooled_interval([{"seed": 9, "game_log": old_log}]) == pytest.approx(report["a"]["ppg_ci95"])
+    measured = strength.measure("heuristic", "random", "dreierschnapsen", "game", 3, 1, 1)
+    lo, hi = measured["points_share_a_ci95"]
+    assert lo <= measured["points_share_a"] <= hi

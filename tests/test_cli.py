@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
-from bummerl.actions import Action
-from bummerl.cards import sort_hand
+from bummerl.actions import DOUBLE_NAMES, Action
+from bummerl.bots import make_bot
+from bummerl.cards import Card, deck, sort_hand
 from bummerl.cli import main
-from bummerl.commands.play import PlaySession, QuitGame
+from bummerl.commands.play import Console, PlaySession, QuitGame, _normalize
+from bummerl.events import Bid, Contract, Double, Draw, Event, Marriage, Trick
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.match import Match
-from bummerl.record import GameRecord, MatchRecord, dump, load
-from bummerl.variants import find_variant
+from bummerl.record import GameRecord, MatchRecord, dump, iter_records, load
+from bummerl.text import marriage_word
+from bummerl.variants import VARIANTS, find_variant
+from helpers import cards_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,6 +207,162 @@ def test_the_bot_hand_stays_hidden(monkeypatch: pytest.MonkeyPatch, capsys: pyte
         assert card.name("german", "en") not in out
 
 
+def _events(records: list[GameRecord]) -> list[Event]:
+    """Every event of the recorded games, as apply returns them when each game is replayed."""
+    events: list[Event] = []
+    for rec in records:
+        game = Game.from_deck(rec.variant, rec.deck, rec.dealer)
+        for action in rec.actions:
+            events += game.apply(action)
+    return events
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_play_tells_the_events_as_the_human_sees_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """Issue 11: "nothing diffs a game before and after to guess what changed" — every trick the engine
+    reports is told once, the human's draws by name, the bot's only where the card lies face up (the last
+    talon card), and each marriage with the value its event carries."""
+    path = tmp_path / "m.txt"
+    argv = ["play", "--variant", "66", "--seed", "12", "--lang", lang, "--bot", "heuristic", "--record", str(path)]
+    status, out, err = _run(monkeypatch, capsys, argv, "1\n" * 3000)
+    assert status == 0, err
+    record = load(path.open(encoding="utf-8"))
+    assert isinstance(record, MatchRecord)
+    events = _events(list(record.games))
+    m = Messages(lang)
+    assert out.count(m("trick_line", cards="").split(":")[0] + ": ") == sum(isinstance(e, Trick) for e in events)
+    draws = [e for e in events if isinstance(e, Draw)]
+    mine = [e for e in draws if e.seat == 0]
+    assert out.count(m("you_draw", card="|").split("|")[0]) == len(mine)
+    assert all(m("you_draw", card=e.card.name("german", lang)) in out for e in mine)
+    shown = [e for e in draws if e.seat == 1 and e.face_up]
+    assert shown and out.count(m("other_draws", who="Computer", card="|").split("|")[0]) == len(shown)
+    marriages = [e for e in events if isinstance(e, Marriage)]
+    assert marriages
+    for e in marriages:
+        who, verb = (m("You"), m("verb_announce_you")) if e.seat == 0 else (m("Computer"), m("verb_announce_bot"))
+        value = marriage_word(e.value, m)
+        suit = e.suit.name_in("german", lang)
+        assert m("marriage_announced", who_cap=who, verb=verb, value=value, suit=suit) in out
+
+
+def test_the_human_may_sit_in_seat_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--seat`` works for the two-player variants too: the record names the seats as they were played."""
+    path = tmp_path / "m.txt"
+    argv = ["play", "--seat", "1", "--seed", "3", "--lang", "en", "--bot", "random", "--record", str(path)]
+    status, out, err = _run(monkeypatch, capsys, argv, "1\n" * 3000)
+    assert status == 0, err
+    record = load(path.open(encoding="utf-8"))
+    assert isinstance(record, MatchRecord)
+    assert (record.tags["Seat0"], record.tags["Seat1"]) == ("random", "human")
+    match = record.replay()
+    final = Messages("en")("you_win_bummerl" if match.winner == 1 else "bot_wins_bummerl")
+    assert match.is_over and final in out
+
+
+def test_the_save_prompt_asks_for_a_file_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Quitting asks for a file name; "y" is a yes, not a file called y (it asks for the name); "n" or
+    nothing saves nothing; with ``--record FILE`` the match is saved there without asking."""
+    monkeypatch.chdir(tmp_path)
+    m = Messages("en")
+    status, out, _ = _run(monkeypatch, capsys, ["play", "--seed", "8", "--lang", "en"], "1\nq\ny\nsaved.txt\n")
+    assert status == 0 and m("save_name") in out and m("saved", path="saved.txt") in out
+    assert [p.name for p in tmp_path.iterdir()] == ["saved.txt"]
+    record = load((tmp_path / "saved.txt").open(encoding="utf-8"))
+    assert isinstance(record, MatchRecord) and not record.replay().is_over
+    for answers in ("n\n", "nein\n", "y\n\n", "ja\n"):  # the last one: the input ends at the name
+        status, out, _ = _run(monkeypatch, capsys, ["play", "--seed", "8"], "q\n" + answers)
+        assert status == 0 and Messages("de")("bye") in out, answers
+        assert [p.name for p in tmp_path.iterdir()] == ["saved.txt"], answers
+    status, out, _ = _run(monkeypatch, capsys, ["play", "--seed", "8", "--lang", "en", "--record", "given.txt"], "q\n")
+    assert status == 0 and m("save_offer") not in out and m("saved", path="given.txt") in out
+    assert isinstance(load((tmp_path / "given.txt").open(encoding="utf-8")), MatchRecord)
+
+
+class _Witness(Console):
+    """Answers from a script and checks every line and prompt against what the human may know
+    (tests/test_secrecy.py does the same for the two-player games in more detail)."""
+
+    def __init__(self, answers: list[str], faces: str, lang: str) -> None:
+        super().__init__(io.StringIO(), io.StringIO())
+        self.answers = iter(answers)
+        self.session: PlaySession | None = None
+        self.names = {c.name(faces, lang): c for c in deck(32)}
+        self.pattern = re.compile("|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True)))
+        self.seen: dict[int, set[Card]] = {}
+        self.typed: set[Card] = set()
+        self.named = 0
+
+    def _known(self) -> set[Card]:
+        assert self.session is not None
+        games = self.session.match.games
+        if not games:
+            return set()
+        seen = self.seen.setdefault(id(games[-1]), set())
+        seen |= cards_in(games[-1].view(self.session.seat))
+        return seen
+
+    def _check(self, text: str) -> None:
+        assert self.session is not None
+        named = {self.names[m.group()] for m in self.pattern.finditer(text)}
+        self.named += len(named)
+        leaked = named - self._known() - self.typed
+        assert not leaked, f"{text!r} shows {sorted(c.code for c in leaked)}"
+        # The seed deals every card: shown once, when the match is over.
+        assert str(self.session.seed) not in text or self.session.match.is_over, text
+
+    def say(self, text: str = "") -> None:
+        self._check(text)
+        super().say(text)
+
+    def ask(self, prompt: str) -> str | None:
+        self._check(prompt)
+        answer = next(self.answers, None)
+        assert self.session is not None
+        typed = self.session._names.get(_normalize(answer or ""))
+        self.typed = {typed} if typed is not None else set()
+        with contextlib.suppress(ValueError):
+            self.typed.add(Card.parse(answer or ""))
+        return answer
+
+
+@pytest.mark.parametrize(
+    ("variant", "seat", "faces", "lang"),
+    [
+        ("schnapsen", 1, "french", "en"),
+        ("schnorps", 0, "german", "de"),
+        ("bauernschnapsen", 1, "german", "de"),
+        ("bauernschnapsen", 3, "french", "en"),
+        ("dreierschnapsen", 2, "german", "en"),
+        ("dreierschnapsen", 0, "french", "de"),
+    ],
+)
+def test_no_line_names_a_card_the_human_cannot_know(variant: str, seat: int, faces: str, lang: str) -> None:
+    """A whole match of every variant, with bad input tried before each choice: no line and no prompt
+    names a card outside the human's view (a bot's hand, the talon, a bot's draw or discard) or the seed
+    before the end; every bot is given its own seat's view."""
+    probes = ["Ah", "9s", "pass", "kontra", "close", "banana", "99", "Herz-Ass", "discard:Ah", "1"]
+    console = _Witness([probes[i % len(probes)] for i in range(60000)], faces, lang)
+    session = PlaySession(find_variant(variant), "heuristic", 4321, faces, lang, None, console, seat=seat)
+    console.session = session
+    for bot_seat, bot in session.bots.items():
+
+        def spy(view: Any, choose: Any = bot.choose, bot_seat: int = bot_seat) -> Action:
+            game = session.match.current
+            assert game is not None and view.player == bot_seat and view == game.view(bot_seat)
+            return cast(Action, choose(view))
+
+        bot.choose = spy  # type: ignore[method-assign]
+    assert session.run() == 0
+    assert session.match.is_over and console.named > 100
+
+
 # ---------------------------------------------------------------------- replay
 def _finished_game(seed: int, variant: str = "schnapsen") -> Game:
     game = Game.deal(variant, seed)
@@ -250,6 +414,59 @@ def test_replay_errors(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     assert status == 2 and "error" in err
 
 
+def test_replay_tells_a_table_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Moved from tests/test_table_cli.py: one narration for every variant names a seat "player N (name)"."""
+    t = Game.deal("dreierschnapsen", seed=4, dealer=2)
+    while not t.is_over:
+        t.apply(t.legal_actions()[0])
+    path = tmp_path / "g.txt"
+    path.write_text(GameRecord.from_game(t, Seat1="anna").dumps(), encoding="utf-8")
+    status, out, err = _run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert status == 0, err
+    assert "Dreierschnapsen" in out and "Player 1 (anna)" in out and "Result:" in out
+    # A record is public: the whole deal is shown.
+    assert all(c.name("german", "en") in out for c in deck(20))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS])
+def test_replay_tells_every_variant_from_its_events(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str, lang: str
+) -> None:
+    """Issue 11: ``bummerl replay`` shows a game of any variant trick by trick, told from the events that
+    ``apply`` returned: one line per trick naming every card, each marriage with the value its event
+    carries, each bid, the contract and each Kontra, every card of the deal (a record hides nothing), the
+    result last."""
+    game = Game.deal(variant, seed=11)
+    bots = [make_bot("heuristic" if s % 2 else "random", s, game.variant) for s in range(game.players)]
+    events: list[Event] = []
+    while not game.is_over:
+        events += game.apply(bots[game.to_move].choose(game.view(game.to_move)))
+    path = tmp_path / "g.txt"
+    path.write_text(GameRecord.from_game(game, Seat0="anna").dumps(), encoding="utf-8")
+    status, out, err = _run(monkeypatch, capsys, ["replay", str(path), "--lang", lang, "--cards", "french"])
+    assert status == 0, err
+    lines = out.strip().splitlines()
+    msgs = Messages(lang)
+    tricks = [e for e in events if isinstance(e, Trick)]
+    told = [line for line in lines if line.startswith(msgs("replay_trick_cards", n="", cards="", winner="")[:5])]
+    assert len(told) == len(tricks)
+    for line, trick in zip(told, tricks, strict=True):
+        assert all(card.name("french", lang) in line for _, card in trick.cards)
+    for e in events:
+        if isinstance(e, Marriage):
+            assert any(marriage_word(e.value, msgs) in line for line in lines)
+        if isinstance(e, Bid | Contract):
+            title = game.variant.contract(e.contract).title  # type: ignore[attr-defined]
+            assert any(title in line for line in lines)
+        if isinstance(e, Double):
+            assert any(DOUBLE_NAMES[e.level - 1].title() in line for line in lines)
+    assert all(c.name("french", lang) in out for c in game.deck)
+    assert "anna" in out and lines[-1].startswith(msgs("replay_result", text=""))
+
+
 # -------------------------------------------------------------------- selfplay
 def test_selfplay_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["selfplay", "--variant", "66", "--bots", "heuristic,random", "--games", "30", "--seed", "7", "--json"]
@@ -287,6 +504,73 @@ def test_bad_arguments(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     assert status == 2 and "KEY=VALUE" in err
     assert _run(monkeypatch, capsys, [])[0] == 2
     assert _run(monkeypatch, capsys, ["--version"])[0] == 0
+
+
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS])
+def test_selfplay_plays_every_variant(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variant: str
+) -> None:
+    """Issue 11: one selfplay for all six variants; A,B alternate round the table."""
+    argv = ["selfplay", "--variant", variant, "--bots", "random,heuristic", "--games", "8", "--seed", "3", "--json"]
+    status, out, err = _run(monkeypatch, capsys, argv)
+    assert status == 0, err
+    data = json.loads(out)
+    players = find_variant(variant).players
+    assert data["bots"] == ["random", "heuristic"] * (players // 2) + ["random"] * (players % 2)
+    assert data["games"] == 8 and data["forfeits"] == [] and len(data["game_points"]) == players
+    assert sum(data["wins"]) + data["draws"] >= 8
+
+
+@pytest.mark.parametrize("variant", ["schnapsen", "scharf", "66", "schnorps"])
+def test_selfplay_records_every_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str
+) -> None:
+    """`bummerl selfplay --record FILE`: every game as a record that replays to the counted result, with its
+    seed (checked on reading), round and bots; the dealer alternates, seat 1 first."""
+    path = tmp_path / "games.txt"
+    argv = ["selfplay", "--variant", variant, "--games", "6", "--seed", "5", "--json", "--record", str(path)]
+    status, out, err = _run(monkeypatch, capsys, argv)
+    assert status == 0, err
+    data = json.loads(out)
+    with path.open(encoding="utf-8") as fp:
+        records = list(iter_records(fp))
+    assert len(records) == 6
+    points = [0, 0]
+    for i, rec in enumerate(records):
+        assert isinstance(rec, GameRecord)
+        assert (rec.tags["Seat0"], rec.tags["Seat1"], rec.tags["Round"]) == ("heuristic", "random", str(i + 1))
+        assert rec.dealer == 1 - i % 2
+        result = rec.replay().result
+        assert result is not None
+        points = [points[s] + result.points_of(s) for s in (0, 1)]
+    assert points == data["game_points"]
+
+
+def test_selfplay_forfeits_and_records_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A protocol bot that fails forfeits the game (the opponent scores 3) and the run goes on; the record
+    keeps the game as it stood, unfinished, with the forfeit in a tag."""
+    path = tmp_path / "games.txt"
+    bot = "cmd:" + shlex.join([sys.executable, "-c", "pass"])
+    argv = ["selfplay", "--bots", f"{bot},random", "--games", "2", "--json", "--record", str(path)]
+    status, out, err = _run(monkeypatch, capsys, argv)
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["game_points"] == [0, 6] and [f["kind"] for f in data["forfeits"]] == ["start", "start"]
+    with path.open(encoding="utf-8") as fp:
+        records = list(iter_records(fp))
+    assert [r.result for r in records] == [None, None]
+    assert all(r.tags["Forfeit"].startswith("seat 0 (start): bot cmd:") for r in records)
+
+
+def test_selfplay_record_is_not_left_empty_on_bad_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "games.txt"
+    argv = ["selfplay", "--bots", "random,nobody", "--games", "1", "--record", str(path)]
+    status, _, err = _run(monkeypatch, capsys, argv)
+    assert status == 2 and "unknown bot 'nobody'" in err and not path.exists()
 
 
 # ------------------------------------------------------------------ subprocess

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bummerl.actions import ALL_ACTIONS, Action
-from bummerl.cards import Card, Rank, deck, format_cards
+from bummerl.cards import Card, Rank, card_order, deck, format_cards
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
@@ -71,7 +71,9 @@ def check_conservation(game: Game) -> None:
         cards.append(game.trump_card)
     if game.lead is not None:
         cards.append(game.lead)
-    assert sorted(cards) == sorted(deck(game.variant.deck_size)), format_cards(sorted(cards), " ")
+    assert sorted(cards, key=card_order) == sorted(deck(game.variant.deck_size), key=card_order), format_cards(
+        sorted(cards, key=card_order), " "
+    )
 
 
 def check_augen(game: Game) -> None:
@@ -226,7 +228,7 @@ def check_views(game: Game, may_know: list[set[Card]]) -> None:
         view = game.view(p)
         assert view.hand == tuple(game.hands[p])
         leaked = cards_in(view) - may_know[p]
-        assert not leaked, f"view of seat {p} shows {format_cards(sorted(leaked), ' ')}"
+        assert not leaked, f"view of seat {p} shows {format_cards(sorted(leaked, key=card_order), ' ')}"
         assert view.opponent_known <= set(game.hands[1 - p])
         assert view.unseen() == frozenset(set(game.talon) | set(game.hands[1 - p])) - view.opponent_known
         if p == game.to_move and not game.is_over:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -14,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bummerl.actions import Action
+from bummerl.arena import ArenaConfig, run_arena
 from bummerl.bots import Bot, RandomBot, make_bot
 from bummerl.cards import Card, Rank
 from bummerl.game import Game
@@ -32,15 +36,23 @@ from bummerl.protocol import (
     ScriptedTransport,
     decode,
     encode,
+    result_from_json,
+    result_to_json,
+    variant_from_json,
+    variant_to_json,
     view_from_json,
     view_to_json,
 )
-from bummerl.rng import derive_seed
-from bummerl.variants import VARIANTS, TwoPlayerVariant, find_variant
+from bummerl.rng import SplitMix64, derive_seed
+from bummerl.table import Phase, Table, TableView
+from bummerl.variants import VARIANTS, TableVariant, TwoPlayerVariant, find_table_variant, find_variant
 from bummerl.view import PlayerView
+from bummerl.view_json import table_view_from_json
 
 ROOT = Path(__file__).resolve().parents[1]
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": "mock"}
+#: The two-player variants (VARIANTS holds all six once the variant lookup is one, issue 11).
+TWO_PLAYER_VARIANTS: list[TwoPlayerVariant] = [v for v in VARIANTS if v.players == 2]  # type: ignore[misc]
 
 
 def random_views(variant: TwoPlayerVariant, games: int, seed: int = 0) -> list[PlayerView]:
@@ -260,7 +272,7 @@ def test_client_session_answers_and_reports_errors() -> None:
 
 def test_loopback_bot_plays_like_the_bot_itself() -> None:
     """Through the protocol (view -> JSON -> view) a seeded bot chooses exactly as in process."""
-    for variant in VARIANTS:
+    for variant in TWO_PLAYER_VARIANTS:
         for i in range(10):
             seed = derive_seed(5, i)
             direct, hosted = (
@@ -325,7 +337,7 @@ def test_no_message_to_a_bot_names_a_hidden_card() -> None:
     """Issue 3: "The host must never reveal hidden cards to a bot."  Every line sent to either bot
     over many random games of every variant names only cards that seat has seen."""
     scanned = 0
-    for variant in VARIANTS:
+    for variant in TWO_PLAYER_VARIANTS:
         for i in range(60):
             game = Game.deal(variant, seed=derive_seed(99, i), dealer=i % 2)
             sent: list[list[str]] = [[], []]
@@ -484,7 +496,7 @@ def test_example_bots_play_every_variant(command: list[str]) -> None:
     if shutil.which(command[0]) is None:
         pytest.skip(f"{command[0]} is not installed")
     with ProcessBot(command) as bot:
-        for i, variant in enumerate(VARIANTS):
+        for i, variant in enumerate(TWO_PLAYER_VARIANTS):
             game = Game.deal(variant, seed=i)
             _play_with([bot, make_bot("random", i)] if i % 2 else [make_bot("random", i), bot], game, (i, i))
             assert game.is_over
@@ -519,3 +531,396 @@ def test_flood_of_info_lines_still_times_out() -> None:
         with pytest.raises(BotFault, match=re.escape("within 0.3 s")) as info:
             bot.choose(Game.deal("schnapsen", seed=1).view(0))
         assert info.value.kind == "timeout"
+
+
+# ================================================================ table games
+# The protocol for three and four players (docs/protocol.md, "Table games"): the same messages,
+# a table view in decide, one process per seat.
+TABLE_VARIANTS = [
+    find_table_variant("bauernschnapsen"),
+    find_table_variant("bauernschnapsen", max_doubling=1, bauernloch=True, assen_bettler=True),
+    find_table_variant("dreierschnapsen"),
+    find_table_variant("dreierschnapsen", may_skip_talon=True, raise_after_talon=True),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(TABLE_VARIANTS), seed=st.integers(min_value=0, max_value=2**32))
+def test_table_view_round_trips_through_json(variant: TableVariant, seed: int) -> None:
+    """Every seat's view at every decision point of a random table game survives view_to_json -> JSON text
+    -> view_from_json unchanged, so a bot behind the protocol sees what an in-process bot sees."""
+    rng = SplitMix64(seed)
+    table = Table.deal(variant, seed=seed, dealer=seed % variant.players)
+    while True:
+        for seat in range(variant.players):
+            view = table.view(seat)
+            data = json.loads(encode(view_to_json(view)))
+            assert view_from_json(data) == view
+            assert table_view_from_json(data) == view
+        if table.is_over:
+            break
+        actions = table.legal_actions()
+        table.apply(actions[rng.below(len(actions))])
+
+
+def test_table_view_json_names_the_decision() -> None:
+    """The view of a table game carries the phase, the bidding, the contract, the doubling and the partner;
+    its variant carries players, options and contracts (docs/protocol.md, "The view of a table game")."""
+    table = Table.deal("bauernschnapsen", seed=3, dealer=3)
+    while table.phase is not Phase.DOUBLING:
+        table.apply(table.legal_actions()[0])
+    data = view_to_json(table.view(table.to_move))
+    assert data["phase"] == "doubling" and data["players"] == 4
+    assert data["partner"] == (data["seat"] + 2) % 4
+    assert data["contract"] == table.contract.name  # type: ignore[union-attr]
+    assert data["bids"] == [{"seat": s, "action": a.token} for s, a in table.bids]
+    assert data["legal"] == [a.token for a in table.legal_actions()] and "kontra" in data["legal"]
+    variant = data["variant"]
+    assert (variant["name"], variant["players"], variant["options"]) == ("bauernschnapsen", 4, {})
+    assert [c["name"] for c in variant["contracts"]] == [c.name for c in table.variant.contracts]
+    assert variant_from_json(variant) == table.variant
+    assert isinstance(view_from_json(data), TableView)
+
+
+def test_table_results_round_trip() -> None:
+    for variant in TABLE_VARIANTS:
+        for seed in range(20):
+            table = Table.deal(variant, seed=seed, dealer=seed % variant.players)
+            while not table.is_over:
+                table.apply(table.legal_actions()[-1])
+            result = table.result
+            assert result is not None
+            data = json.loads(encode(result_to_json(result, variant.players)))
+            assert sum(data["points_by_seat"]) == result.points * len(result.winners)
+            assert result_from_json(data, variant.players) == result
+
+
+def _table_view_json(**changes: Any) -> dict[str, Any]:
+    table = Table.deal("dreierschnapsen", seed=2, dealer=0)
+    table.apply("cut")
+    data = view_to_json(table.view(1))
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seat": 3}, "view.seat must be a seat 0..2"),
+        ({"hand": ["9h"]}, "9h is not in the 20-card pack of Dreierschnapsen"),
+        ({"hand": ["Ah"] * 2}, "view.hand names a card twice"),
+        ({"phase": "auction"}, "view.phase 'auction' is not one of: cut, trump, bidding"),
+        ({"contract": "grand"}, "Dreierschnapsen has no contract 'grand'"),
+        ({"doubling": 4}, "view.doubling must be an integer 0..3"),
+        ({"legal": ["bid:"]}, "view.legal[0]: malformed action 'bid:'"),
+        ({"known": [[], []]}, "view.known must hold one list per seat (3), not 2"),
+        ({"known": [["Js"], [], []]}, "view: Js is both in hand and in known[0]"),
+        ({"bids": [{"seat": 5, "action": "pass"}]}, "view.bids[0].seat must be a seat 0..2"),
+        ({"variant": {"name": "dreierschnapsen", "players": 4}}, "variant.players is 4, but Dreierschnapsen has 3"),
+        ({"variant": {"name": "dreierschnapsen", "contracts": ["normal"]}}, "variant.contracts are ['normal']"),
+        ({"tricks_won": [0, 0]}, "view.tricks_won must be a list of 3 integers"),
+    ],
+)
+def test_table_view_that_does_not_fit_is_a_clear_error(changes: dict[str, Any], message: str) -> None:
+    """Issue 3, Bad input, for table games: a view that does not fit its variant names the field."""
+    with pytest.raises(ProtocolError, match=re.escape(message)):
+        view_from_json(_table_view_json(**changes))
+
+
+def test_table_view_reader_refuses_a_two_player_view() -> None:
+    with pytest.raises(ProtocolError, match="expected the view of a table game, not of Schnapsen"):
+        table_view_from_json(_view_json())
+
+
+def _table_decision(phase: Phase, token: str | None = None) -> tuple[Table, TableView]:
+    """A Bauernschnapsen table at its first decision of ``phase`` (where ``token`` is legal, if given),
+    reached by always taking the first legal action."""
+    for seed in range(50):
+        table = Table.deal("bauernschnapsen", seed=seed, dealer=seed % 4)
+        while not table.is_over:
+            legal = [a.token for a in table.legal_actions()]
+            if table.phase is phase and (token is None or token in legal):
+                return table, table.view(table.to_move)
+            table.apply(legal[0])
+    raise AssertionError(f"no deal reaches {phase} with {token}")  # pragma: no cover
+
+
+def test_scripted_table_round_trip() -> None:
+    """game_start names players and seat; decide carries the table view and the bidding tokens; the action is
+    parsed as a table action; game_end carries the table result with every seat's points."""
+    table, view = _table_decision(Phase.BIDDING, "pass")
+    seat = view.player
+    tokens = [a.token for a in table.legal_actions()]
+    assert "pass" in tokens and any(t.startswith("bid:") for t in tokens)
+    bot, transport = _scripted(
+        ({"type": "game_start", "players": 4, "seat": seat, "dealer": table.dealer, "seed": 5},),
+        ({"type": "decide", "id": 1, "legal": tokens}, {"type": "action", "id": 1, "action": "pass"}),
+        ("game_end",),
+        ("quit",),
+    )
+    bot.begin_game(view, seed=5, game="0.abab.0")
+    assert bot.choose(view) == Action.pass_()
+    sent = decode(transport.sent[2])
+    assert sent["view"]["phase"] == "bidding" and sent["view"]["seat"] == seat
+    assert view_from_json(sent["view"]) == view
+    table.apply("pass")
+    while not table.is_over:
+        table.apply(table.legal_actions()[0])
+    bot.end_game(table.view(seat))
+    end = decode(transport.sent[3])
+    assert end["result"]["winners"] == list(table.result.winners)  # type: ignore[union-attr]
+    assert len(end["result"]["points_by_seat"]) == 4 and end["view"]["phase"] == "over"
+    bot.close()
+    transport.assert_done()
+
+
+def test_illegal_kontra_lists_the_legal_tokens() -> None:
+    """A Kontra that is not legal (a double by the declarer's side, or beyond the allowed level) is refused
+    with the legal tokens of the doubling decision."""
+    table, view = _table_decision(Phase.DOUBLING)
+    bot, _ = _scripted(("decide", {"type": "action", "id": 1, "action": "subkontra"}))
+    legal = " ".join(a.token for a in table.legal_actions())
+    with pytest.raises(BotFault, match="chose 'subkontra', which is not legal now; legal: " + re.escape(legal)):
+        bot.choose(view)
+
+
+def test_cmd_bot_for_a_table_variant_is_a_process_bot() -> None:
+    """Issue 11: `make_bot("cmd:...", variant=<table variant>)` makes a ProcessBot (no longer refused);
+    it carries the seed for the game_start of its game."""
+    bot = make_bot("cmd:python3 bot.py", 17, variant=find_table_variant("dreierschnapsen"))
+    assert isinstance(bot, ProcessBot) and bot.seed == 17 and bot.name == "cmd:python3 bot.py"
+
+
+@pytest.mark.parametrize("name", ["heuristic", "random"])
+def test_loopback_table_bot_plays_like_the_bot_itself(name: str) -> None:
+    """A registered bot served by name through the protocol (view -> JSON -> view, a bot made for the
+    variant of game_start with its seed) chooses exactly as the same bot in process, at every seat."""
+    for variant in TABLE_VARIANTS:
+        for i in range(4):
+            table = Table.deal(variant, seed=derive_seed(6, i), dealer=i % variant.players)
+            seeds = [derive_seed(6, i, s) for s in range(variant.players)]
+            direct = [make_bot(name, seeds[s], variant) for s in range(variant.players)]
+            hosted = [
+                ProcessBot(transport_factory=lambda: LoopbackTransport(name), seed=seeds[s])
+                for s in range(variant.players)
+            ]
+            while not table.is_over:
+                seat = table.to_move
+                view = table.view(seat)
+                action = hosted[seat].choose(view)
+                assert action == direct[seat].choose(view)
+                table.apply(action)
+            assert all(b.bot_name == name for b in hosted if b.bot_name is not None)
+
+
+def test_client_served_by_name_plays_every_variant() -> None:
+    """`bummerl bot heuristic` plays whatever variant game_start names; a bot that does not play the
+    variant answers decide with an error naming the bots that do."""
+    session = ClientSession("heuristic")
+    replies, _ = session.handle_line(encode({"type": "hello", "protocol": PROTOCOL, "version": VERSION}))
+    assert decode(replies[0])["name"] == "heuristic"
+    schnorps = Game.deal("schnorps", seed=1)
+    for view in (schnorps.view(schnorps.to_move), _table_decision(Phase.TRUMP)[1]):
+        session.handle({"type": "game_start", "players": 2, "seed": 4, "variant": variant_to_json(view.variant)})
+        decide = {
+            "type": "decide",
+            "id": 9,
+            "view": view_to_json(view),
+            "legal": [a.token for a in view.legal_actions()],
+        }
+        reply = decode(session.handle_line(encode(decide))[0][0])
+        assert reply["type"] == "action" and Action.parse(reply["action"]) in view.legal_actions()
+    search = ClientSession("search")
+    decide = {"type": "decide", "id": 1, "view": _view_json(), "legal": []}
+    reply = decode(search.handle_line(encode(decide))[0][0])
+    assert reply["type"] == "error" and "bot 'search' does not play Schnapsen" in reply["message"]
+
+
+class _TableKnowledge:
+    """What each seat of a table game has seen, derived from the table independently of bummerl.table.view:
+    the own cards (only the first three before the trump call, seeds/004), every card played, every card
+    shown to all (table.known: marriages, claims, the turned trump card), and the laid-away cards to the
+    soloist who laid them away."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.seen: list[set[Card]] = [set() for _ in range(table.variant.players)]
+        self.update()
+
+    def update(self) -> None:
+        t = self.table
+        public = {c for tr in t.tricks for c in tr.cards} | {c for _, c in t.trick}
+        for k in t.known:
+            public |= k
+        if t.turned_card is not None:
+            public.add(t.turned_card)
+        early = t.phase in (Phase.CUT, Phase.TRUMP) or (t.phase is Phase.OVER and t.trump is None)
+        for s, seen in enumerate(self.seen):
+            seen |= public | set(t.first_three[s] if early else t.hands[s])
+            if s == t.declarer:
+                seen |= set(t.discarded)
+
+
+def test_no_message_to_a_table_bot_names_a_hidden_card() -> None:
+    """Issue 4/11: no line sent to a table seat's bot names a card that seat could not know: never a
+    partner's or an opponent's hidden card, the talon, or another seat's laid-away cards.  The games also
+    show that the protocol carries every kind of table decision (docs/protocol.md, "Decisions")."""
+    scanned = 0
+    kinds: set[str] = set()
+    for variant in TABLE_VARIANTS:
+        for i in range(25):
+            table = Table.deal(variant, seed=derive_seed(77, i), dealer=i % variant.players)
+            n = variant.players
+            sent: list[list[str]] = [[] for _ in range(n)]
+            bots = [_traced_bot(derive_seed(i, seat), sent[seat]) for seat in range(n)]
+            know = _TableKnowledge(table)
+            for seat in range(n):
+                bots[seat].begin_game(table.view(seat), seed=i, game=i)
+            while not table.is_over:
+                seat = table.to_move
+                action = bots[seat].choose(table.view(seat))
+                for p in range(n):
+                    for line in sent[p]:
+                        message = decode(line)
+                        kinds.update(t.partition(":")[0] for t in message.get("legal", []))
+                    scanned += _scan(sent[p], know.seen[p])
+                    sent[p].clear()
+                table.apply(action)
+                know.update()
+            for seat in range(n):
+                bots[seat].end_game(table.view(seat))
+                scanned += _scan(sent[seat], know.seen[seat])
+    assert scanned > 10_000
+    kinds = {"card" if len(k) == 2 and k[1] in "hdcs" else k for k in kinds}
+    expected = {"cut", "knock", "trump", "turn", "bid", "pass", "kontra", "rekontra", "take-talon", "skip-talon"}
+    assert expected | {"discard", "card"} <= kinds
+
+
+def test_the_table_scan_catches_a_partners_card() -> None:
+    table, _ = _table_decision(Phase.PLAY)
+    know = _TableKnowledge(table)
+    seat = table.to_move
+    leak = encode({"type": "decide", "view": {"hand": [c.code for c in table.hands[(seat + 2) % 4]]}})
+    with pytest.raises(AssertionError, match="hidden card"):
+        _scan([leak], know.seen[seat])
+
+
+def test_bummerl_bot_command_serves_table_games() -> None:
+    """`python -m bummerl bot heuristic` plays a seat of a Bauernschnapsen and a Dreierschnapsen game as a
+    child process, one process per seat (partners never share one), exactly like the bot in process."""
+    command = [sys.executable, "-m", "bummerl", "bot", "heuristic"]
+    for name in ("dreierschnapsen", "bauernschnapsen"):
+        variant = find_table_variant(name)
+        table = Table.deal(variant, seed=11, dealer=1)
+        in_process = Table.deal(variant, seed=11, dealer=1)
+        # Seats 0 and 2 (partners at Bauernschnapsen) are two processes.
+        hosted = [
+            ProcessBot(command, seed=s) if s % 2 == 0 else make_bot("random", s, variant)
+            for s in range(variant.players)
+        ]
+        direct = [make_bot("heuristic" if s % 2 == 0 else "random", s, variant) for s in range(variant.players)]
+        try:
+            while not table.is_over:
+                seat = table.to_move
+                table.apply(hosted[seat].choose(table.view(seat)))
+                in_process.apply(direct[seat].choose(in_process.view(seat)))
+        finally:
+            for bot in hosted:
+                if isinstance(bot, ProcessBot):
+                    bot.close()
+        assert table.actions == in_process.actions
+        assert {b.bot_name for b in hosted if isinstance(b, ProcessBot)} == {"heuristic"}
+
+
+def test_table_arena_with_a_cmd_bot_plays_like_the_bot_in_process() -> None:
+    """Issue 11: the arena plays a protocol bot at a table game (one process per seat, kept from game to
+    game); with the per-game seeds of game_start the report equals the one of the same bot in process."""
+    spec = f"cmd:{shlex.join([sys.executable, '-m', 'bummerl', 'bot', 'heuristic'])}"
+    hosted = run_arena(ArenaConfig("bauernschnapsen", spec, "random", deals=1, seed=4, jobs=1), game_log=True)
+    direct = run_arena(ArenaConfig("bauernschnapsen", "heuristic", "random", deals=1, seed=4, jobs=1), game_log=True)
+    assert hosted["forfeits"] == []
+    assert [g["points"] for g in hosted["game_log"]] == [g["points"] for g in direct["game_log"]]
+    assert hosted["a"]["game_points"] == direct["a"]["game_points"] and hosted["a"]["name"] == spec
+
+
+def test_arena_command_with_a_protocol_bot_at_dreierschnapsen() -> None:
+    """The command of issue 11, Done when: `bummerl arena --variant dreierschnapsen --a "cmd:bummerl bot
+    heuristic" --b random` works (one deal: six seatings; two processes of a, one per seat it holds)."""
+    bot = shlex.join([sys.executable, "-m", "bummerl", "bot", "heuristic"])
+    argv = ["arena", "--variant", "dreierschnapsen", "--a", f"cmd:{bot}", "--b", "random", "--deals", "1"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "bummerl", *argv, "--jobs", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["games"] == 6 and report["forfeits"] == []
+    direct = run_arena(ArenaConfig("dreierschnapsen", "heuristic", "random", deals=1, jobs=1))
+    assert report["a"]["game_points"] == direct["a"]["game_points"]
+    assert report["b"]["game_points"] == direct["b"]["game_points"]
+
+
+def test_minimal_example_bot_plays_table_games() -> None:
+    """examples/bots/minimal.py (standard-library Python) plays every seat kind of both table games."""
+    command = [sys.executable, str(ROOT / "examples/bots/minimal.py")]
+    for variant in TABLE_VARIANTS:
+        with ProcessBot(command, seed=3) as bot:
+            for i in range(3):
+                table = Table.deal(variant, seed=i, dealer=i % variant.players)
+                others = [make_bot("heuristic", s, variant) for s in range(variant.players)]
+                bot.begin_game(table.view(i % variant.players), seed=i, game=i)
+                while not table.is_over:
+                    seat = table.to_move
+                    player = bot if seat == i % variant.players else others[seat]
+                    table.apply(player.choose(table.view(seat)))
+                bot.end_game(table.view(i % variant.players))
+            assert bot.restarts == 0 and bot.bot_name == "minimal-py"
+
+
+# --------------------------------------------------------- the worked example
+def worked_example() -> tuple[list[str], str]:
+    """The transcript of docs/protocol.md's worked example: seat 2 of a Dreierschnapsen game played by the
+    heuristic bot behind the protocol, from hello to its last decision before the card play; and the view
+    of its bidding decision, pretty-printed.  The variant's contracts are shortened to "[...]" in decide
+    lines (they repeat game_start's)."""
+    traced: list[tuple[str, str]] = []
+    table = Table.deal("dreierschnapsen", seed=7, dealer=0)
+    bots = [make_bot("heuristic", s, table.variant) for s in range(3)]
+    hosted = ProcessBot(
+        transport_factory=lambda: LoopbackTransport("heuristic"),
+        trace=lambda direction, line: traced.append((direction, line)),
+    )
+    hosted.begin_game(table.view(2), seed=42, game=0)
+    while table.phase is not Phase.PLAY:
+        seat = table.to_move
+        table.apply((hosted if seat == 2 else bots[seat]).choose(table.view(seat)))
+    hosted.close()
+    shown = []
+    bidding_view = ""
+    for direction, line in traced:
+        message = decode(line)
+        if message["type"] == "decide":
+            if message["view"]["phase"] == "bidding" and not bidding_view:
+                view = dict(message["view"], variant={**message["view"]["variant"], "contracts": "[...]"})
+                fields = [
+                    f'  "{k}": {json.dumps(v, separators=(", ", ": "), ensure_ascii=False)}' for k, v in view.items()
+                ]
+                bidding_view = "{\n" + ",\n".join(fields) + "\n}"
+            message["view"]["variant"]["contracts"] = "[...]"
+            line = encode(message)
+        shown.append(("host -> bot  " if direction == "send" else "bot -> host  ") + line)
+    return shown, bidding_view
+
+
+def test_docs_worked_example_is_a_real_transcript() -> None:
+    """docs/protocol.md's worked example is what the code sends and answers (regenerated here)."""
+    text = (ROOT / "docs/protocol.md").read_text()
+    transcript, bidding_view = worked_example()
+    blocks = re.findall(r"<!-- (transcript|bidding-view) -->\n```[a-z]*\n(.*?)```", text, re.S)
+    found = dict(blocks)
+    expected_transcript = "\n".join(transcript) + "\n"
+    assert found.get("transcript") == expected_transcript, "regenerate docs/protocol.md:\n" + expected_transcript
+    assert found.get("bidding-view") == bidding_view + "\n", "regenerate docs/protocol.md:\n" + bidding_view

@@ -27,11 +27,11 @@ from bummerl.commands.play import BOT, HUMAN, Console, PlaySession, _normalize
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.protocol import view_to_json
-from bummerl.variants import VARIANTS, find_variant
+from bummerl.variants import TWO_PLAYER_VARIANTS, find_variant
 from bummerl.view import PlayerView
 from helpers import cards_in, random_playout
 
-VARIANT_NAMES = [v.name for v in VARIANTS]
+VARIANT_NAMES = [v.name for v in TWO_PLAYER_VARIANTS]  # the table games: tests/test_table_properties.py
 _CODE = re.compile(r"(?<![A-Za-z0-9])(?:[AKQJT789]|10)[hdcs](?![A-Za-z])")
 
 

@@ -201,8 +201,9 @@ def test_the_deal_key_is_published_when_the_bummerl_ends_and_every_deal_checks_o
     ("path", "body"),
     [
         ("/api/tables", {"opponent": "friend", "seed": 7}),
-        ("/api/table-games", {"variant": "bauernschnapsen", "seats": ["friend", "heuristic", "heuristic"], "seed": 7}),
-        ("/api/table-games", {"variant": "dreierschnapsen", "seats": ["random", "friend"], "seed": 7}),
+        ("/api/tables", {"variant": "bauernschnapsen", "seats": ["friend", "heuristic", "heuristic"], "seed": 7}),
+        ("/api/tables", {"variant": "dreierschnapsen", "seats": ["random", "friend"], "seed": 7}),
+        ("/api/tables", {"variant": "dreierschnapsen", "bots": "friend", "seed": 7}),
     ],
 )
 def test_only_the_server_deals_where_another_human_plays(client: TestClient, path: str, body: dict[str, Any]) -> None:
@@ -223,9 +224,9 @@ def test_a_seed_makes_a_practice_table_against_bots_and_the_table_says_so(client
     again = client.post("/api/tables", json={"opponent": "random", "seed": 5}).json()
     live = client.app.state.manager.tables  # type: ignore[attr-defined]
     assert live[practice["table_id"]].game.deck == live[again["table_id"]].game.deck
-    games = client.post("/api/table-games", json={"variant": "dreierschnapsen", "bots": "random", "seed": 5}).json()
+    games = client.post("/api/tables", json={"variant": "dreierschnapsen", "bots": "random", "seed": 5}).json()
     assert games["practice"] is True
-    assert client.get(f"/api/table-games/{games['table_id']}").json()["practice"] is True
+    assert client.get(f"/api/tables/{games['table_id']}").json()["practice"] is True
 
 
 def test_a_database_error_passes_on_no_statement_and_no_parameter() -> None:

@@ -301,7 +301,13 @@ def test_a_forged_host_header_never_comes_back(serve: Callable[..., ThreadServer
     answers = [
         created,
         http(server.port, "GET", f"/api/tables/{table['table_id']}/invite", headers=bearer),
-        http(server.port, "POST", "/api/table-games", {"seats": ["friend", "random", "random"]}, forged),
+        http(
+            server.port,
+            "POST",
+            "/api/tables",
+            {"variant": "bauernschnapsen", "seats": ["friend", "random", "random"]},
+            forged,
+        ),
         http(server.port, "GET", "/api/tables/", headers=forged),  # a slash redirect
         http(server.port, "GET", "/", headers=forged),
         http(server.port, "GET", "/no/such/page", headers=forged),
@@ -459,7 +465,7 @@ def test_spaces_are_normalised() -> None:
     ("path", "body"),
     [
         ("/api/tables", {"opponent": "random"}),
-        ("/api/table-games", {}),
+        ("/api/tables", {"variant": "bauernschnapsen"}),
         ("/api/join", {"code": "anything"}),
     ],
 )

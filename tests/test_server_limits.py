@@ -43,7 +43,7 @@ def test_creating_tables_is_rate_limited_per_client(tmp_path: Path) -> None:
     with app(tmp_path, create_rate="3/minute") as client:
         made = [client.post("/api/tables", json={"opponent": "random"}) for _ in range(3)]
         assert [r.status_code for r in made] == [201, 201, 201]
-        refused = client.post("/api/table-games", json={"variant": "dreierschnapsen", "bots": "random"})
+        refused = client.post("/api/tables", json={"variant": "dreierschnapsen", "bots": "random"})
         assert refused.status_code == 429 and refused.json()["detail"]["code"] == "rate_limited"
         assert 0 < int(refused.headers["retry-after"]) <= 60
         # Another client (another address) has its own allowance.
@@ -163,6 +163,9 @@ class _SlowSearch:
         self._seconds *= factor
         _SlowSearch.scales.append(factor)
 
+    def time_budget(self) -> float:
+        return self.seconds
+
     def choose(self, view: PlayerView) -> Action:
         time.sleep(self._seconds)
         return self._random.choose(view)
@@ -171,43 +174,62 @@ class _SlowSearch:
 register_bot("slow-search-test", _SlowSearch, "test bot: a search that takes its time")
 
 
-def test_a_quick_bot_never_waits_behind_searches_and_searches_share_the_workers(tmp_path: Path) -> None:
+def test_a_quick_bot_never_waits_behind_searches_and_searches_share_the_workers(serve: Any) -> None:
     """Eight tables whose bot searches 0.6 s a move on two workers, and one table against ``random``: the
-    random bot answers at once, and the searches are told to think less while others wait."""
+    random bot answers at once, and the searches are told to think less while others wait.
+
+    Played against a real server (uvicorn in a thread, ``tests/live_server.py``) with real WebSocket clients,
+    as a browser would: nine sockets open at once."""
+    import contextlib
+    import json
+
+    from live_server import body_json, http
+
     _SlowSearch.scales.clear()
-    with app(tmp_path, bot_workers=2, min_time_scale=0.05, max_tables_per_client=20) as client:
-        seed = next(s for s in range(100) if Session("schnapsen", s).new_match().next_dealer == 0)  # bots lead
-        body = {"opponent": "slow-search-test", "seed": seed}
-        busy = [client.post("/api/tables", json=body).json() for _ in range(8)]
-        sockets = [client.websocket_connect(t["ws_url"]) for t in busy]
+    server = serve(
+        bot_workers=2,
+        min_time_scale=0.05,
+        max_tables_per_client=20,
+        max_connections_per_client=20,
+        api_rate="1000/second",
+    )
+
+    def create(body: dict[str, Any]) -> dict[str, Any]:
+        made: dict[str, Any] = body_json(http(server.port, "POST", "/api/tables", body))
+        return made
+
+    seed = next(s for s in range(100) if Session("schnapsen", s).new_match().next_dealer == 0)  # bots lead
+    busy = [create({"opponent": "slow-search-test", "seed": seed}) for _ in range(8)]
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(server.ws(t["ws_url"])) for t in busy]
         for ws, t in zip(sockets, busy, strict=True):
-            ws.__enter__()
-            ws.send_json({"type": "hello", "token": t["token"]})
-        quick = client.post("/api/tables", json={"opponent": "random"}).json()
+            ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        quick = create({"opponent": "random"})
         waits = []
-        with client.websocket_connect(quick["ws_url"]) as ws:
-            ws.send_json({"type": "hello", "token": quick["token"]})
-            state = ws.receive_json()
+        with server.ws(quick["ws_url"]) as ws:
+
+            def receive() -> dict[str, Any]:
+                message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+                return message
+
+            ws.send(json.dumps({"type": "hello", "token": quick["token"]}))
+            state = receive()
             for _ in range(6):
-                while not state.get("your_turn"):
-                    state = ws.receive_json()
-                    if state.get("status") == "game_over":
-                        break
+                while not state.get("your_turn") and state.get("status") != "game_over":
+                    state = receive()
                 if state.get("status") == "game_over":
                     break
                 sent = time.perf_counter()
-                ws.send_json({"type": "action", "action": state["legal"][0]})
-                state = ws.receive_json()  # my move
+                ws.send(json.dumps({"type": "action", "action": state["legal"][0]}))
+                state = receive()  # my move
                 while not state.get("your_turn") and state.get("status") != "game_over":
-                    state = ws.receive_json()
+                    state = receive()
                 waits.append(time.perf_counter() - sent)
         # The searches queued behind the first two get less time: at most a fraction of 0.6 s each.
         deadline = time.monotonic() + 10
         while not _SlowSearch.scales:
             assert time.monotonic() < deadline, "no search was told to think less"
             time.sleep(0.02)
-        for ws in sockets:
-            ws.__exit__(None, None, None)
     assert waits and max(waits) < 0.5, waits  # a 0.6 s search would have been waited for at least once
     assert min(_SlowSearch.scales) < 1.0
 

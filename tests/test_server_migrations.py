@@ -24,7 +24,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -47,11 +46,13 @@ from bummerl.server import migrations
 from bummerl.server.migrations.__main__ import main
 from bummerl.server.storage import Repository, StorageError, _Base, hash_token
 from pg_server import postgres_server, postgres_url
+from test_server_storage import seats_for
 
 # Fixtures of pg_server used by this module (pytest finds fixtures by name in the module).
 __all__ = ["postgres_server", "postgres_url"]
 
 HEAD = migrations.head_revision()
+NEXT = migrations.next_revision_id()
 TABLES = {"bummerl_tables", "bummerl_games", "bummerl_actions", "bummerl_table_seats"}
 LONG_TOKEN = "bid:kontra-bauernschnapser"
 
@@ -186,7 +187,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0004"
+    assert revision_of(repo) == HEAD == "0005"
     assert set(inspect(repo.engine).get_table_names()) == {*TABLES, "alembic_version"}
     with repo.engine.connect() as db:
         assert differences(db) == []
@@ -215,13 +216,14 @@ def test_an_in_memory_database_is_migrated_on_the_repositorys_own_connection() -
     repo = Repository("sqlite://")
     repo.create_schema()
     assert revision_of(repo) == HEAD
+    seats = seats_for("Anna", "random")
     made = repo.create_table(
-        "t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None, practice=True, deal_key="ab" * 32
+        "t1", "schnapsen", {}, 7, 7, seats, {0: hash_token("s")}, practice=True, deal_key="ab" * 32
     )
     assert (made.practice, made.deal_key) == (True, "ab" * 32)
     table = repo.load_table("t1")
     assert (table.practice, table.deal_key) == (True, "ab" * 32)
-    repo.create_table("t2", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("s"), None)
+    repo.create_table("t2", "schnapsen", {}, 7, 7, seats, {0: hash_token("s")})
     assert (repo.load_table("t2").practice, repo.load_table("t2").deal_key) == (False, None)
     repo.dispose()
 
@@ -260,7 +262,11 @@ def test_the_last_schema_before_alembic_keeps_its_rows_and_gets_the_new_columns(
     repo.create_schema()
     assert revision_of(repo) == HEAD
     table = repo.load_table("t1")
-    assert (table.seed, table.seat_names, table.practice, table.deal_key) == (2**64 - 1, ("Anna", None), False, None)
+    assert (table.seed, table.practice, table.deal_key) == (2**64 - 1, False, None)
+    assert [(s.seat, s.kind, s.bot, s.name, s.taken) for s in table.seats] == [
+        (0, "human", None, "Anna", True),
+        (1, "bot", "random", None, False),
+    ]
     assert [(g.id, g.deck, g.actions) for g in table.games] == [(1, "AhTh", ["Ah"])]
     assert repo.seat_of("t1", "s") == 0 and repo.tables_to_resume() == ["t1"]
     columns = {c["name"]: c for c in inspect(repo.engine).get_columns("bummerl_tables")}
@@ -288,6 +294,196 @@ def test_the_first_release_gets_the_seats_and_a_40_character_token(url: str) -> 
     with repo.engine.connect() as db:
         assert differences(db) == []
     repo.dispose()
+
+
+# ------------------------------------------------ 0005: every table's seats in bummerl_table_seats
+#: A four-player table of the previous schema (no deal key): its game is the first deal of its seed.
+FOUR_SEED = 11
+
+
+def make_database_at_0004(url: str) -> None:
+    """A database at revision 0004, as the previous server left it: a table against a bot, a friend table
+    waiting for the friend, one the friend joined, and a Bauernschnapsen table (whose seats were rows already,
+    and whose seat 0 the table's row repeated), each with its first game."""
+    from bummerl.game import Game
+    from bummerl.table import TableMatch
+
+    repo = Repository(url)
+    two = Game.deal("schnapsen", seed=3, dealer=1)
+    four = TableMatch("bauernschnapsen", FOUR_SEED, first_dealer=0).table
+    tables = [
+        ("bot", "hard", "Anna", hash_token("a0"), "hard", None, None),
+        ("wait", "friend", "Bea", hash_token("b0"), None, None, "code-wait"),
+        ("joined", "friend", "Carl", hash_token("c0"), "Dora", hash_token("d1"), "code-joined"),
+        ("four", "table-game", "Eva", hash_token("e0"), None, None, None),
+    ]
+    with repo.engine.begin() as db:
+        migrations.upgrade(db, "0004")
+        for table_id, opponent, name0, token0, name1, token1, code in tables:
+            db.execute(
+                text(
+                    "INSERT INTO bummerl_tables (id, variant, options, seed, target, opponent, seat0_name, seat1_name,"
+                    " seat0_token, seat1_token, join_code, created_at) VALUES (:id, :variant, '{}', :seed, :target,"
+                    " :opponent, :name0, :name1, :token0, :token1, :code, '2026-11-01')"
+                ),
+                {
+                    "id": table_id,
+                    "variant": "bauernschnapsen" if table_id == "four" else "schnapsen",
+                    "seed": str(FOUR_SEED if table_id == "four" else 3),
+                    "target": 24 if table_id == "four" else 7,
+                    "opponent": opponent,
+                    "name0": name0,
+                    "name1": name1,
+                    "token0": token0,
+                    "token1": token1,
+                    "code": code,
+                },
+            )
+            dealt = four if table_id == "four" else two
+            db.execute(
+                text(
+                    "INSERT INTO bummerl_games (table_id, match_no, game_no, dealer, deck, seed, finished, started_at)"
+                    " VALUES (:id, 0, 0, :dealer, :deck, :seed, :no, '2026-11-01')"
+                ),
+                {
+                    "id": table_id,
+                    "dealer": dealt.dealer,
+                    "deck": "".join(c.code for c in dealt.deck),
+                    "seed": None if table_id == "four" else "3",
+                    "no": False,
+                },
+            )
+        for seat, kind, bot, name, token, code in [
+            (0, "human", None, "Eva", hash_token("e0"), None),
+            (1, "friend", None, None, None, "code-four"),
+            (2, "bot", "heuristic", None, None, None),
+            (3, "bot", "heuristic", None, None, None),
+        ]:
+            db.execute(
+                text(
+                    "INSERT INTO bummerl_table_seats (table_id, seat, kind, bot, name, token, join_code)"
+                    " VALUES ('four', :seat, :kind, :bot, :name, :token, :code)"
+                ),
+                {"seat": seat, "kind": kind, "bot": bot, "name": name, "token": token, "code": code},
+            )
+    repo.dispose()
+
+
+def seat_rows(repo: Repository) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's seats, as ``(seat, kind, bot, name, taken, join code)``."""
+    return {
+        t: [(s.seat, s.kind, s.bot, s.name, s.taken, s.join_code) for s in repo.seats(t)]
+        for t in ("bot", "wait", "joined", "four")
+    }
+
+
+SEATS_AFTER_0005 = {
+    "bot": [(0, "human", None, "Anna", True, None), (1, "bot", "hard", "hard", False, None)],
+    "wait": [(0, "human", None, "Bea", True, None), (1, "friend", None, None, False, "code-wait")],
+    "joined": [(0, "human", None, "Carl", True, None), (1, "friend", None, "Dora", True, "code-joined")],
+    "four": [
+        (0, "human", None, "Eva", True, None),
+        (1, "friend", None, None, False, "code-four"),
+        (2, "bot", "heuristic", None, False, None),
+        (3, "bot", "heuristic", None, False, None),
+    ],
+}
+
+
+def test_0005_moves_the_two_player_seats_into_the_seat_rows_and_drops_the_old_columns(url: str) -> None:
+    """Every seat of every table becomes a row of ``bummerl_table_seats`` (the token hashes as they were: the
+    old tokens and invitation codes still work), and the seat columns of ``bummerl_tables`` are gone."""
+    make_database_at_0004(url)
+    repo = Repository(url)
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    with repo.engine.connect() as db:
+        assert differences(db) == []
+    columns = {c["name"] for c in inspect(repo.engine).get_columns("bummerl_tables")}
+    assert columns == {"id", "variant", "options", "seed", "target", "created_at", "deal_key", "practice"}
+    assert seat_rows(repo) == SEATS_AFTER_0005
+    tokens = {"bot": ["a0"], "wait": ["b0"], "joined": ["c0", "d1"], "four": ["e0"]}
+    for table_id, held in tokens.items():
+        assert [repo.seat_of(table_id, token) for token in held] == list(range(len(held)))
+        assert repo.seat_of(table_id, "d1" if table_id != "joined" else "a0") is None
+    assert repo.take_seat("code-wait", "Fritz", hash_token("f1")) == ("wait", 1)
+    assert repo.take_seat("code-four", "Gus", hash_token("g1")) == ("four", 1)
+    with pytest.raises(StorageError, match="taken"):
+        repo.take_seat("code-joined", "Hans", hash_token("h1"))
+    assert [len(repo.load_table(t).games) for t in tokens] == [1, 1, 1, 1]
+    repo.dispose()
+
+
+def test_0005_goes_down_to_the_old_columns_and_up_again_with_every_seat(url: str) -> None:
+    """The downgrade rebuilds the seat columns from the seat rows (also a seat taken after the upgrade) and
+    keeps the table games' rows only; upgrading again gives the same seats."""
+    make_database_at_0004(url)
+    repo = Repository(url)
+    repo.create_schema()
+    repo.take_seat("code-wait", "Fritz", hash_token("f1"))
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0004")
+    with repo.engine.connect() as db:
+        rows = db.execute(
+            text(
+                "SELECT id, opponent, seat0_name, seat0_token, seat1_name, seat1_token, join_code"
+                " FROM bummerl_tables ORDER BY id"
+            )
+        ).all()
+        seats = db.execute(text("SELECT table_id, seat FROM bummerl_table_seats ORDER BY table_id, seat")).all()
+        assert db.execute(text("SELECT COUNT(*) FROM bummerl_games")).scalar() == 4
+    assert [tuple(r) for r in rows] == [
+        ("bot", "hard", "Anna", hash_token("a0"), "hard", None, None),
+        ("four", "table-game", "Eva", hash_token("e0"), None, None, None),
+        ("joined", "friend", "Carl", hash_token("c0"), "Dora", hash_token("d1"), "code-joined"),
+        ("wait", "friend", "Bea", hash_token("b0"), "Fritz", hash_token("f1"), "code-wait"),
+    ]
+    assert [tuple(s) for s in seats] == [("four", 0), ("four", 1), ("four", 2), ("four", 3)]
+    columns = {c["name"]: c for c in inspect(repo.engine).get_columns("bummerl_tables")}
+    assert not columns["seat0_token"]["nullable"] and not columns["opponent"]["nullable"]
+    assert columns["seat1_token"]["nullable"]
+    repo.create_schema()
+    expected = {
+        **SEATS_AFTER_0005,
+        "wait": [(0, "human", None, "Bea", True, None), (1, "friend", None, "Fritz", True, "code-wait")],
+    }
+    assert seat_rows(repo) == expected and repo.seat_of("wait", "f1") == 1
+    with repo.engine.connect() as db:
+        assert differences(db) == []
+    repo.dispose()
+
+
+def test_a_server_on_a_migrated_database_seats_the_old_tokens_and_codes(tmp_path: Path) -> None:
+    """After 0005 the tables of the previous server play on: the creator's old token takes seat 0, the old
+    invitation code takes the friend's seat, and a table game's seat rows are read as before."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from bummerl.server.app import create_app
+    from bummerl.server.config import ServerConfig
+
+    url = f"sqlite:///{tmp_path / 'bummerl.db'}"
+    make_database_at_0004(url)
+    with TestClient(create_app(url, config=ServerConfig(bot_executor="thread"))) as client:
+        joined = client.post("/api/join", json={"code": "code-wait", "name": "Fritz"}).json()
+        assert (joined["table_id"], joined["seat"], joined["kind"]) == ("wait", 1, "two_player")
+        with client.websocket_connect("/ws/tables/wait") as ws:
+            ws.send_json({"type": "hello", "token": "b0"})
+            assert ws.receive_json()["seat"] == 0
+            state = ws.receive_json()
+            assert state["status"] == "playing" and [p["name"] for p in state["players"]] == ["Bea", "Fritz"]
+        bot = client.get("/api/tables/bot").json()
+        assert [(p["name"], p["kind"], p["bot"]) for p in bot["players"]] == [
+            ("Anna", "human", None),
+            ("hard", "bot", "hard"),
+        ]
+        four = client.get("/api/tables/four").json()
+        assert (four["kind"], four["status"]) == ("table_game", "waiting")
+        assert [p["name"] for p in four["players"]] == ["Eva", "", "heuristic", "heuristic"]
+        assert client.post("/api/join", json={"code": "code-joined", "name": "Hans"}).status_code == 409
 
 
 def test_servers_starting_together_make_the_schema_once(url: str) -> None:
@@ -324,14 +520,18 @@ def test_every_revision_goes_down_and_up_again_with_the_rows(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
     with repo.engine.begin() as db:
-        command.downgrade(migrations.config(db), "0001")
+        migrations.downgrade(db, "0001")
         assert migrations.current_revision(db) == "0001"
         assert "bummerl_table_seats" not in inspect(db).get_table_names()
+        assert db.execute(text("SELECT seat0_name, seat0_token, opponent FROM bummerl_tables")).all() == [
+            ("Anna", hash_token("s"), "random")
+        ]
     with repo.engine.begin() as db:
         migrations.upgrade(db)
     assert revision_of(repo) == HEAD and repo.load_table("t1").games[0].actions == ["Ah"]
+    assert repo.seat_of("t1", "s") == 0
     with repo.engine.begin() as db:
-        command.downgrade(migrations.config(db), "base")
+        migrations.downgrade(db, "base")
         assert set(inspect(db).get_table_names()) == {"alembic_version"}
     repo.dispose()
 
@@ -342,8 +542,8 @@ def test_a_failed_migration_leaves_the_database_as_it_was(
     """Both databases change their schema in one transaction: a revision that fails takes back the ones before it."""
     broken = tmp_path / "migrations"
     shutil.copytree(migrations.SCRIPT_LOCATION, broken, ignore=shutil.ignore_patterns("__pycache__"))
-    (broken / "versions" / "0005_broken.py").write_text(
-        'from alembic import op\nrevision = "0005"\ndown_revision = "0004"\n\n\n'
+    (broken / "versions" / f"{NEXT}_broken.py").write_text(
+        f'from alembic import op\nrevision = "{NEXT}"\ndown_revision = "{HEAD}"\n\n\n'
         'def upgrade() -> None:\n    op.execute("SELECT * FROM no_such_table")\n'
     )
     monkeypatch.setattr(migrations, "SCRIPT_LOCATION", broken)
@@ -366,10 +566,12 @@ def test_a_new_revision_is_numbered_and_runs(tmp_path: Path, monkeypatch: pytest
     shutil.copytree(migrations.SCRIPT_LOCATION, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(migrations, "SCRIPT_LOCATION", copy)
     main(["revision", "-m", "Add a column"])
-    written = copy / "versions" / "0005_add_a_column.py"
+    written = copy / "versions" / f"{NEXT}_add_a_column.py"
     source = written.read_text()
     assert (
-        source.startswith('"""Add a column\n') and 'revision = "0005"' in source and 'down_revision = "0004"' in source
+        source.startswith('"""Add a column\n')
+        and f'revision = "{NEXT}"' in source
+        and f'down_revision = "{HEAD}"' in source
     )
     # Filled in as its author would, it passes the linter and the formatter as it is.
     source = source.replace("pass", 'op.add_column("bummerl_games", sa.Column("note", sa.Text(), nullable=True))', 1)
@@ -381,7 +583,7 @@ def test_a_new_revision_is_numbered_and_runs(tmp_path: Path, monkeypatch: pytest
             assert done.returncode == 0, done.stdout
     repo = Repository(f"sqlite:///{tmp_path / 'bummerl.db'}")
     repo.create_schema()
-    assert revision_of(repo) == "0005"
+    assert revision_of(repo) == NEXT
     assert "note" in {c["name"] for c in inspect(repo.engine).get_columns("bummerl_games")}
     repo.dispose()
 
@@ -401,7 +603,7 @@ def test_the_command_line_upgrades_and_tells_the_revision(tmp_path: Path) -> Non
     run("--database-url", url, "upgrade", "head")
     assert run("--database-url", url, "current").strip() == f"{HEAD} (head)"
     history = run("history")
-    assert all(f"-> {r}" in history for r in ("0001", "0002", "0003", "0004"))
+    assert all(f"-> {r}" in history for r in ("0001", "0002", "0003", "0004", "0005"))
     repo = Repository(url)
     assert repo.load_table("t1").games[0].actions == ["Ah"]
     repo.dispose()

@@ -33,7 +33,8 @@ with warnings.catch_warnings():
 
 from bummerl.server import migrations
 from bummerl.server.app import create_app
-from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token, now
+from bummerl.server.storage import ActionConflictError, Repository, SeatData, StorageError, hash_token, now
+from test_server_storage import seats_for
 
 # Fixtures of pg_server used by this module (pytest finds fixtures by name in the module).
 __all__ = ["postgres_server", "postgres_url"]
@@ -78,6 +79,7 @@ def test_libpq_spellings_of_the_url_use_psycopg(scheme: str, postgres_url: str) 
     "check",
     [
         storage_tests.test_seat_1_is_taken_once_and_only_with_the_right_code,
+        storage_tests.test_the_seats_of_every_kind_of_table_are_one_set_of_rows,
         storage_tests.test_actions_are_appended_in_order_and_never_twice,
         storage_tests.test_history_lists_newest_first_with_filters,
         storage_tests.test_an_analysis_is_claimed_once_and_a_stopped_one_is_forgotten,
@@ -90,13 +92,15 @@ def test_storage(check: Callable[[Repository], None], repo: Repository) -> None:
 
 def test_a_seat_token_is_stored_only_as_its_hash(repo: Repository) -> None:
     """As tests/test_server_storage.py, reading every row of every table of the PostgreSQL database."""
-    repo.create_table("t1", "schnapsen", {}, 1, 7, "friend", "Anna", hash_token("tok0"), "code-1")
-    repo.take_seat1("code-1", "Bert", hash_token("tok1"))
+    repo.create_table(
+        "t1", "schnapsen", {}, 1, 7, seats_for("Anna", "friend", codes=("code-1",)), {0: hash_token("tok0")}
+    )
+    repo.take_seat("code-1", "Bert", hash_token("tok1"))
     assert (repo.seat_of("t1", "tok0"), repo.seat_of("t1", "tok1"), repo.seat_of("t1", "x")) == (0, 1, None)
     with repo.engine.connect() as db:
         dump = "\n".join(
             repr(tuple(row))
-            for name in ("bummerl_tables", "bummerl_games", "bummerl_actions")
+            for name in ("bummerl_tables", "bummerl_table_seats", "bummerl_games", "bummerl_actions")
             for row in db.execute(text(f"SELECT * FROM {name}"))
         )
     assert "tok0" not in dump and "tok1" not in dump and hash_token("tok0") in dump
@@ -106,14 +110,16 @@ def test_the_longest_values_the_api_accepts_fit_the_columns(repo: Repository) ->
     """PostgreSQL enforces VARCHAR lengths (SQLite does not): a 32-card pack, 40-character names
     (messages.CreateTable), a 64-character bot name, the longest action token and 20-digit seeds."""
     name = "Ö" * 40
-    repo.create_table("t" * 32, "x" * 64, {"o": True}, 2**64 - 1, 99, "b" * 64, name, hash_token("a"), "c" * 64)
-    assert repo.take_seat1("c" * 64, name, hash_token("b")) == "t" * 32
+    seats = [SeatData(0, "human", None, name, True, None), SeatData(1, "friend", None, None, False, "c" * 64)]
+    seats += [SeatData(s, "bot", "b" * 64, None, False, None) for s in (2, 3)]
+    repo.create_table("t" * 32, "x" * 64, {"o": True}, 2**64 - 1, 99, seats, {0: hash_token("a")})
+    assert repo.take_seat("c" * 64, name, hash_token("b")) == ("t" * 32, 1)
     pack = "".join(f"{r}{s}" for s in "hdcs" for r in "789TJQKA")
     game_id = repo.start_game("t" * 32, 0, 0, 1, pack, str(2**64 - 1))
     repo.append_action(game_id, 0, "declare:h")
     repo.finish_game(game_id, {"winner": 0}, "r" * 100_000)
     table = repo.load_table("t" * 32)
-    assert table.seed == 2**64 - 1 and table.seat_names == (name, name)
+    assert table.seed == 2**64 - 1 and [s.shown_name for s in table.seats] == [name, name, "b" * 64, "b" * 64]
     assert table.games[0].deck == pack and table.games[0].actions == ["declare:h"]
     game = repo.get_game(game_id)
     assert game is not None and game.record == "r" * 100_000 and game.seed == str(2**64 - 1)
@@ -121,7 +127,7 @@ def test_the_longest_values_the_api_accepts_fit_the_columns(repo: Repository) ->
 
 def test_two_writers_racing_for_one_ply_store_one_action(repo: Repository) -> None:
     """The primary key (game, ply) decides between concurrent transactions: one wins, the other is told."""
-    repo.create_table("t1", "schnapsen", {}, 1, 7, "random", "Anna", hash_token("a"), None)
+    repo.create_table("t1", "schnapsen", {}, 1, 7, seats_for("Anna", "random"), {0: hash_token("a")})
     game_id = repo.start_game("t1", 0, 0, 1, "x", None)
     start = threading.Barrier(8)
     outcomes: list[str] = []

@@ -31,6 +31,7 @@ from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.storage import Repository, hash_token
+from test_server_storage import seats_for
 
 CONFIG = ServerConfig(
     bot_executor="thread",
@@ -154,7 +155,7 @@ def test_start_up_loads_no_table_however_many_are_stored(tmp_path: Path) -> None
     repo = Repository(url)
     repo.create_schema()
     for i in range(500):
-        repo.create_table(f"t{i:05d}", "schnapsen", {}, i, 7, "random", "A", hash_token(str(i)), None)
+        repo.create_table(f"t{i:05d}", "schnapsen", {}, i, 7, seats_for("A", "random"), {0: hash_token(str(i))})
         repo.start_game(f"t{i:05d}", 0, 0, 1, "AhThKhQhJhAsTsKsQsJsAcTcKcQcJcAdTdKdQdJd", None)
     repo.dispose()
     started = time.perf_counter()
@@ -181,6 +182,7 @@ def test_start_up_loads_no_table_however_many_are_stored(tmp_path: Path) -> None
         "/api/games?offset=99999999999999999999",
         "/api/tables/" + "x" * 5000,
         "/api/tables/%00",
+        "/api/tables/%00/invite",
         "/api/table-games/%00",
     ],
 )
@@ -189,14 +191,20 @@ def test_absurd_ids_are_a_4xx(client: TestClient, path: str) -> None:
     assert 400 <= status < 500, (path, status)
 
 
-def test_a_table_of_the_other_kind_is_unknown_at_each_path(client: TestClient) -> None:
-    """A table game's id at the two-player paths (and the other way round) is a 404, never a 500."""
-    two = client.post("/api/tables", json={"opponent": "random"}).json()["table_id"]
-    four = client.post("/api/table-games", json={"variant": "bauernschnapsen", "bots": "random"}).json()["table_id"]
-    assert client.get(f"/api/tables/{four}").status_code == 404
-    assert client.get(f"/api/tables/{four}/invite").status_code == 404
-    assert client.get(f"/api/table-games/{two}").status_code == 404
-    with client.websocket_connect(f"/ws/tables/{four}") as ws:
+def test_every_kind_of_table_answers_at_one_path_and_the_old_paths_know_their_kind(client: TestClient) -> None:
+    """Issue 11: one tree for every variant, so a table game answers at ``/api/tables/{id}``, its invitation and
+    its socket; the deprecated table-game paths still know table games only: a two-player id there is a 404,
+    never a 500."""
+    two = client.post("/api/tables", json={"opponent": "random"}).json()
+    four = client.post("/api/tables", json={"variant": "bauernschnapsen", "bots": "random"}).json()
+    assert client.get(f"/api/tables/{four['table_id']}").json()["kind"] == "table_game"
+    bearer = {"Authorization": f"Bearer {four['token']}"}
+    assert client.get(f"/api/tables/{four['table_id']}/invite", headers=bearer).status_code == 409  # no friend
+    assert client.get(f"/api/table-games/{two['table_id']}").status_code == 404
+    with client.websocket_connect(f"/ws/tables/{four['table_id']}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["kind"] == "table_game"
+    with client.websocket_connect(f"/ws/table-games/{two['table_id']}") as ws:
         message = ws.receive()
         assert message["type"] == "websocket.close" and message["code"] == 4404
 

@@ -19,6 +19,7 @@ pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[
 
 import random
 import re
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ with warnings.catch_warnings():
 from bummerl.actions import ActionKind
 from bummerl.cards import Card, Rank, deck
 from bummerl.game import Game
+from bummerl.server import rooms
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.tables import LiveTable
@@ -115,7 +117,8 @@ def _play_table(client: TestClient, variant: str, opponent: str, seed: int, game
                 continue
             mover = game.to_move
             if mover not in socks:
-                continue  # the bot is thinking
+                time.sleep(0.02)  # the bot is thinking
+                continue
             legal = [a.token for a in game.legal_actions()]
             socks[mover].send_json({"type": "action", "action": rng.choice(legal)})
 
@@ -127,7 +130,13 @@ def _drain(ws: Any) -> None:
 
 
 @pytest.mark.parametrize("variant", ["schnapsen", "scharf", "66", "schnorps"])
-def test_no_message_names_a_card_its_recipient_may_not_know(tmp_path: Path, variant: str) -> None:
+def test_no_message_names_a_card_its_recipient_may_not_know(
+    tmp_path: Path, variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every socket is drained by a ping after every step, far over a client's message rate (docs/security.md:
+    # a burst of 30, then 10 a second; tests/test_server_limits.py checks it): raised for this test.
+    monkeypatch.setattr(rooms, "MESSAGE_RATE", 10_000.0)
+    monkeypatch.setattr(rooms, "MESSAGE_BURST", 10_000)
     scanner = Scanner()
     rng = random.Random(variant)
     with TestClient(create_app(data_dir=tmp_path, config=CONFIG, tap=scanner)) as client:

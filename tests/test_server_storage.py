@@ -1,4 +1,8 @@
-"""The web app's repository (bummerl.server.storage): tables, seats, actions, history, analyses."""
+"""The web app's repository (bummerl.server.storage): tables, seats, actions, history, analyses.
+
+Every table's seats are rows of ``bummerl_table_seats`` (revision 0005), two to four of them, with one set of
+methods for every kind of table (issue 11).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bummerl.server.config import ServerConfig, default_data_dir
-from bummerl.server.storage import ActionConflictError, Repository, StorageError, hash_token
+from bummerl.server.storage import (
+    ActionConflictError,
+    Repository,
+    SeatData,
+    StorageError,
+    UnknownCodeError,
+    hash_token,
+)
 
 
 @pytest.fixture
@@ -22,16 +33,27 @@ def repo(tmp_path: Path) -> Iterator[Repository]:
     r.dispose()
 
 
+def seats_for(name: str, *others: str, codes: tuple[str, ...] = ()) -> list[SeatData]:
+    """Seat 0 for ``name``, then one seat per entry of ``others``: ``"friend"`` (kept for the next of ``codes``)
+    or a bot's name."""
+    seats = [SeatData(0, "human", None, name, True, None)]
+    waiting = iter(codes)
+    for seat, who in enumerate(others, 1):
+        if who == "friend":
+            seats.append(SeatData(seat, "friend", None, None, False, next(waiting)))
+        else:
+            seats.append(SeatData(seat, "bot", who, None, False, None))
+    return seats
+
+
 def _table(repo: Repository, table_id: str = "t1", code: str | None = "code-1") -> None:
-    repo.create_table(
-        table_id, "schnapsen", {"auto_declare": True}, 2**64 - 5, 7, "friend", "Anna", hash_token("tok0"), code
-    )
+    seats = seats_for("Anna", "friend", codes=(code,)) if code else seats_for("Anna", "random")
+    repo.create_table(table_id, "schnapsen", {"auto_declare": True}, 2**64 - 5, 7, seats, {0: hash_token("tok0")})
 
 
 def test_a_seat_token_is_stored_only_as_its_hash(repo: Repository, tmp_path: Path) -> None:
     _table(repo)
-    table_id = repo.take_seat1("code-1", "Bert", hash_token("tok1"))
-    assert table_id == "t1"
+    assert repo.take_seat("code-1", "Bert", hash_token("tok1")) == ("t1", 1)
     assert (repo.seat_of("t1", "tok0"), repo.seat_of("t1", "tok1"), repo.seat_of("t1", "tok2")) == (0, 1, None)
     assert repo.seat_of("no-table", "tok0") is None
     with sqlite3.connect(tmp_path / "test.db") as db:
@@ -41,12 +63,39 @@ def test_a_seat_token_is_stored_only_as_its_hash(repo: Repository, tmp_path: Pat
 
 def test_seat_1_is_taken_once_and_only_with_the_right_code(repo: Repository) -> None:
     _table(repo)
-    with pytest.raises(StorageError, match="unknown join code"):
-        repo.take_seat1("wrong", "Eve", hash_token("x"))
-    repo.take_seat1("code-1", "Bert", hash_token("tok1"))
+    with pytest.raises(UnknownCodeError, match="unknown join code"):
+        repo.take_seat("wrong", "Eve", hash_token("x"))
+    repo.take_seat("code-1", "Bert", hash_token("tok1"))
     with pytest.raises(StorageError, match="taken"):
-        repo.take_seat1("code-1", "Carl", hash_token("tok2"))
-    assert repo.load_table("t1").seat_names == ("Anna", "Bert")
+        repo.take_seat("code-1", "Carl", hash_token("tok2"))
+    assert [(s.name, s.taken) for s in repo.load_table("t1").seats] == [("Anna", True), ("Bert", True)]
+
+
+def test_the_seats_of_every_kind_of_table_are_one_set_of_rows(repo: Repository) -> None:
+    """A two-player table and a table game keep their seats alike: each seat kept for a friend has a code of its
+    own, is taken once, and every seat's token is looked up by the same method."""
+    _table(repo, "two", "c-two")
+    seats = seats_for("Anna", "friend", "heuristic", "friend", codes=("c-1", "c-3"))
+    made = repo.create_table("four", "bauernschnapsen", {}, 7, 24, seats, {0: hash_token("a")})
+    assert [(s.seat, s.kind, s.taken) for s in made.seats] == [
+        (0, "human", True),
+        (1, "friend", False),
+        (2, "bot", False),
+        (3, "friend", False),
+    ]
+    assert repo.take_seat("c-3", "Dora", hash_token("d")) == ("four", 3)
+    assert repo.take_seat("c-two", "Bert", hash_token("b")) == ("two", 1)
+    assert repo.take_seat("c-1", "Carl", hash_token("c")) == ("four", 1)
+    assert [repo.seat_of("four", t) for t in ("a", "c", "d", "b")] == [0, 1, 3, None]
+    assert repo.seat_of("two", "b") == 1 and repo.seat_of("two", "d") is None
+    four = repo.seats("four")
+    assert [(s.name, s.bot, s.shown_name) for s in four] == [
+        ("Anna", None, "Anna"),
+        ("Carl", None, "Carl"),
+        (None, "heuristic", "heuristic"),
+        ("Dora", None, "Dora"),
+    ]
+    assert repo.load_table("four").seats == four and repo.seats("nowhere") == []
 
 
 def test_actions_are_appended_in_order_and_never_twice(repo: Repository) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bummerl.actions import Action, ActionKind
-from bummerl.cards import Card, Suit, deck
+from bummerl.cards import Card, Suit, card_order, deck
 from bummerl.game import Game
 from bummerl.solver import (
     BACKENDS,
@@ -448,5 +448,5 @@ def test_shortened_positions_are_consistent() -> None:
         assert len(game.hands[1 - game.to_move]) + leader_short == len(game.hands[game.to_move])
         pack = game.hands[0] + game.hands[1] + game.talon + game.won_cards[0] + game.won_cards[1]
         pack += [c for c in (game.trump_card, game.lead) if c is not None]
-        assert sorted(pack) == sorted(deck(20))
+        assert sorted(pack, key=card_order) == sorted(deck(20), key=card_order)
         assert isinstance(pack[0], Card)

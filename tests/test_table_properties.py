@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bummerl.bots.table_bots import make_table_bot
+from bummerl.bots import make_bot
 from bummerl.cards import Card, Rank
 from bummerl.errors import IllegalActionError
 from bummerl.rng import SplitMix64
@@ -208,8 +208,8 @@ def test_positions_replay_exactly(variant: str, seed: int) -> None:
 def test_bots_play_legal_games(variant: str, seed: int, bot: str) -> None:
     """Bots see only views and always answer a legal action."""
     n = 4 if variant == "bauernschnapsen" else 3
-    bots = [make_table_bot(bot if s % 2 else "heuristic", seed + s) for s in range(n)]
     t = Table.deal(variant, seed=seed, dealer=seed % n)
+    bots = [make_bot(bot if s % 2 else "heuristic", seed + s, t.variant) for s in range(n)]
     while not t.is_over:
         action = bots[t.to_move].choose(t.view(t.to_move))
         assert action in t.legal_actions()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from bummerl.bots.table_bots import make_table_bot
+from bummerl.bots import make_bot
 from bummerl.rng import SplitMix64
 from bummerl.table import Phase, Table, TableAction, TableActionKind
 from bummerl.table.solver import PlayState, TableSolver, action_values, best_action, solve
@@ -37,7 +37,7 @@ def endgame(variant: str, seed: int, cards_left: int) -> Table | None:
     """A random deal with random bidding, played at random until ``cards_left`` cards remain per hand."""
     n = 4 if variant == "bauernschnapsen" else 3
     t = Table.deal(variant, seed=seed, dealer=seed % n)
-    bots = [make_table_bot("random" if seed % 3 else "heuristic", seed * 7 + i) for i in range(n)]
+    bots = [make_bot("random" if seed % 3 else "heuristic", seed * 7 + i, t.variant) for i in range(n)]
     while not t.is_over and (t.phase is not Phase.PLAY or len(t.hands[t.to_move]) > cards_left or t.trick):
         t.apply(bots[t.to_move].choose(t.view(t.to_move)))
     return None if t.is_over else t

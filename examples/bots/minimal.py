@@ -3,8 +3,13 @@
 
 It needs only the standard library, so it also shows the protocol from scratch
 (docs/protocol.md); a Python bot can instead call ``bummerl.protocol.serve``.
+Every decision of every variant is one ``decide`` message whose ``legal`` list
+names the actions, so the same loop plays Schnapsen, scharf, 66, Schnorps and,
+one process per seat, the table games (cut or knock, the trump call, bids,
+Kontra, the talon, the cards):
 
     bummerl arena --a "cmd:python3 examples/bots/minimal.py" --b random --deals 100
+    bummerl arena --variant dreierschnapsen --a "cmd:python3 examples/bots/minimal.py" --b random --deals 5
 
 The seed of each ``game_start`` reseeds the generator, so the bot plays the
 same game the same way whichever process plays it.
@@ -25,6 +30,8 @@ def main() -> None:
         if kind == "hello":
             reply = {"type": "hello", "protocol": "bummerl-bot", "version": 1, "name": "minimal-py"}
         elif kind == "game_start":
+            # message["players"] is 2, 3 or 4 and message["seat"] this process's seat; a random
+            # player needs neither.
             rng.seed(message.get("seed", 0))
             continue
         elif kind == "decide":

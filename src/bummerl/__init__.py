@@ -4,6 +4,7 @@
 >>> game = bummerl.Game.deal("schnapsen", seed=42)
 >>> action = game.legal_actions()[0]
 >>> game.apply(action)
+(Play(seat=0, card=Card.parse('Ts')),)
 >>> game.to_move
 1
 """
@@ -18,10 +19,12 @@ from bummerl.errors import (
     Rule,
     UnknownVariantError,
 )
-from bummerl.game import Game, Trick
+from bummerl.game import Game
 from bummerl.match import Match, Session
 from bummerl.record import GameRecord, MatchRecord
-from bummerl.variants import VARIANTS, EndReason, GameResult, TwoPlayerVariant, find_variant
+from bummerl.table_game import TableGame
+from bummerl.two_player import Trick, TwoPlayerGame
+from bummerl.variants import VARIANTS, EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
 from bummerl.view import PlayerView, player_view
 
 __version__ = "0.1.0"
@@ -47,9 +50,13 @@ __all__ = [
     "Rule",
     "Session",
     "Suit",
+    "TableGame",
+    "TableVariant",
     "Trick",
+    "TwoPlayerGame",
     "TwoPlayerVariant",
     "UnknownVariantError",
+    "Variant",
     "deck",
     "find_variant",
     "format_cards",

@@ -24,6 +24,7 @@ This module must never import from the rest of the package: everything builds on
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
@@ -34,8 +35,10 @@ __all__ = [
     "Card",
     "Rank",
     "Suit",
+    "card_order",
     "deck",
     "format_cards",
+    "marriage_value",
     "parse_cards",
 ]
 
@@ -152,7 +155,11 @@ class Card:
 
     Attributes are plain slots for speed: ``suit``, ``rank``, ``augen`` and
     ``index`` (``suit * 8 + rank``, 0..31, stable across versions; used for
-    bitmasks and tables).
+    bitmasks and tables).  Cards compare by identity (each card is one object)
+    and define no ordering: a class with a comparison method of its own makes
+    *every* comparison, ``==`` and ``in`` included, go through a Python-level
+    dispatcher, six times slower, and the engine tests cards for membership at
+    every step.  Sort with ``key=card_order`` (:data:`card_order`, by ``index``).
     """
 
     __slots__ = ("augen", "code", "index", "rank", "suit")
@@ -220,9 +227,9 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
 
+#: The sort key of cards: the pack's order, by ``Card.index`` (``sorted(cards, key=card_order)``).
+card_order = operator.attrgetter("index")
 
 #: All 32 cards, indexed by ``Card.index``.
 CARDS: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in sorted(set(Rank)))
@@ -244,6 +251,24 @@ def deck(size: int) -> tuple[Card, ...]:
 
 #: The packs, built once (tuples: safe to share).
 _DECKS: dict[int, tuple[Card, ...]] = {n: tuple(Card(s, r) for s in Suit for r in rs) for n, rs in _DECK_RANKS.items()}
+
+
+def marriage_value(suit: Suit, trump: Suit | None) -> int:
+    """Augen of a marriage (King and Ober of ``suit`` shown): 20, or 40 in trumps.
+
+    seeds/000: "Eine Ansage mit Atout zählt 40 Augen ... Eine Ansage in einer
+    anderen Farbe zählt 20 Augen"; Schnorps and Bauernschnapsen count alike
+    (seeds/001: "20, wenn man eine Mariage ... hat, u. 40 wenn sie von der
+    Trumpffarbe sind"; seeds/004).  This is the one definition: it sits here, beside the cards'
+    Augen, because it is a value of cards, the same in every variant of the
+    family, and this module is the one that every layer (engines, positions,
+    text, bots, solver, server) may import without a cycle.  ``trump`` is
+    ``None`` before a table game's trump call.
+
+    >>> marriage_value(Suit.HEARTS, Suit.HEARTS), marriage_value(Suit.CLUBS, Suit.HEARTS)
+    (40, 20)
+    """
+    return 40 if suit == trump else 20
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

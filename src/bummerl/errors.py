@@ -9,17 +9,24 @@ Every error is a :class:`ValueError` subclass, so callers that only care about
 'illegal action (Farbzwang): must follow Hearts'
 >>> err.rule.name
 'FARBZWANG'
+
+The engines state each rule once, as a function that returns a
+:data:`Refusal` (or ``None`` when the action is legal): the same function
+filters the legal actions and, raised as ``IllegalActionError(*refusal)``,
+explains a refused one.
 """
 
 from __future__ import annotations
 
 import enum
+from typing import TypeAlias
 
 __all__ = [
     "BummerlError",
     "IllegalActionError",
     "PositionError",
     "RecordError",
+    "Refusal",
     "Rule",
     "UnknownVariantError",
 ]
@@ -76,6 +83,11 @@ class Rule(enum.Enum):
         "Ablegen",
         "seeds/004: 'Er hat jetzt acht Karten auf der Hand und legt zwei beliebige Karten verdeckt ab.'",
     )
+
+
+#: Why an action is illegal: the rule it breaks and the detail of the error
+#: message (``IllegalActionError(*refusal)``).
+Refusal: TypeAlias = tuple[Rule, str]
 
 
 class BummerlError(ValueError):

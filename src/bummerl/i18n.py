@@ -71,7 +71,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "marriage_item": ("{who} {value} in {suit}", "{who} {value} in {suit}"),
     "known_cards": ("Karten des Computers, die du kennst: {cards}", "Computer's cards you know: {cards}"),
     "table_card": ("Auf dem Tisch: {card} (vom Computer ausgespielt)", "On the table: {card} (led by the computer)"),
-    "your_hand": ("Deine Karten (Atout zuerst):", "Your cards (trumps first):"),
+    "your_hand": ("Deine Karten:", "Your hand:"),
     "not_allowed_mark": ("nicht erlaubt", "not allowed"),
     "more_actions": ("Außerdem:", "Also:"),
     "prompt": (
@@ -108,8 +108,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "declared_you": ("Du sagst: Genug!", "You say: Genug!"),
     "declared_bot": ("Computer sagt: Genug!", "Computer says: Genug!"),
     "you_took_trick": ("Du nimmst den Stich.", "You take the trick."),
-    "bot_took_trick": ("Computer nimmt den Stich.", "Computer takes the trick."),
-    "trick_line": ("Stich: {first} – {second}. ", "Trick: {first} – {second}. "),
+    "other_took_trick": ("{who} nimmt den Stich.", "{who} takes the trick."),
+    "trick_line": ("Stich: {cards}. ", "Trick: {cards}. "),
     "you_draw": ("Du ziehst {card}.", "You draw {card}."),
     "talon_exhausted": (
         "Der Talon ist aufgebraucht: ab jetzt Farb- und Stichzwang.",
@@ -192,10 +192,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help": (
         "Gib die Nummer aus dem Menü ein, oder eine Karte: ihren Code (Ah, 10d, Qc),"
         " ihre Kurzform ({short}) oder ihren Namen ({name}).\n"
-        "Außerdem: 'zudrehen', 'tauschen', 'genug', ?/hilfe, q/quit zum Beenden.",
+        "Außerdem: 'zudrehen', 'tauschen', 'genug', das Token in [Klammern] (pass, kontra, bid:gang),"
+        " ?/hilfe, q/quit zum Beenden.",
         "Enter the number from the menu, or a card: its code (Ah, 10d, Qc), its short form ({short})"
         " or its name ({name}).\n"
-        "Also: 'close', 'exchange', 'declare', ?/help, q/quit to quit.",
+        "Also: 'close', 'exchange', 'declare', the token in [brackets] (pass, kontra, bid:gang),"
+        " ?/help, q/quit to quit.",
     ),
     "unknown_input": (
         "Das verstehe ich nicht: {text!r}. ? zeigt die Hilfe.",
@@ -212,7 +214,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "saved": ("Gespeichert in {path}.", "Saved to {path}."),
     "save_failed": ("Speichern fehlgeschlagen: {error}", "Saving failed: {error}"),
-    "bye": ("Auf Wiedersehen!", "Goodbye!"),
+    "bye": ("Servus!", "Bye."),
     "yes_words": ("j ja y yes", "y yes j ja"),
     # --- words the player may type for the special actions
     "words_close": ("zudrehen zu sperren decken close", "close zudrehen cover decken"),
@@ -220,6 +222,71 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "words_declare": ("genug ausmelden weglegen declare", "declare genug enough out"),
     "words_help": ("? hilfe help h", "? help hilfe h"),
     "words_quit": ("q quit ende beenden exit", "q quit exit end"),
+    # --- bummerl play, every variant: who, the events, the table games' table and match
+    "seat": ("Platz {n}", "seat {n}"),
+    "Seat": ("Platz {n}", "Seat {n}"),
+    "other_leads": ("{who} spielt {card} aus.", "{who} leads {card}."),
+    "other_follows": ("{who} gibt {card} zu.", "{who} plays {card}."),
+    "other_draws": ("{who} zieht {card}.", "{who} draws {card}."),
+    "exchanged_other": ("{who} tauscht {low} gegen {card}.", "{who} exchanges {low} for {card}."),
+    "closed_other": (
+        "{who} dreht zu: ab jetzt Farb- und Stichzwang.",
+        "{who} closes the talon: from now on follow suit and win if you can.",
+    ),
+    "declared_other": ("{who} sagt: Genug!", "{who} says: Genug!"),
+    "welcome_table": (
+        "{variant}: du sitzt auf Platz {seat}{partner}; Bots: {bots}.",
+        "{variant}: you sit in seat {seat}{partner}; bots: {bots}.",
+    ),
+    "partner": (", dein Partner auf Platz {p}", ", your partner in seat {p}"),
+    "goal_table": (
+        "Gespielt wird bis {target} Punkte: wer sie zuerst hat, gewinnt die Partie.",
+        "Playing to {target} game points: the first to reach them wins the match.",
+    ),
+    "cut": ("{who}: abheben (erst drei Karten, dann der Rest).", "{who}: cut (three cards first, then the rest)."),
+    "knock": ("{who}: klopfen (alle Karten auf einmal).", "{who}: knock (all cards at once)."),
+    "trump_call": ("{who}: {suit} ist Trumpf.", "{who}: {suit} is trump."),
+    "trump_turn": ("{who}: {card} aufgeschlagen, {suit} ist Trumpf.", "{who}: turns up {card}, {suit} is trump."),
+    "bid": ("{who}: {contract}.", "{who}: {contract}."),
+    "pass": ("{who}: passe.", "{who}: pass."),
+    "double": ("{who}: {word}!", "{who}: {word}!"),
+    "contract": ("Spiel: {contract}, Spielmacher: {who}.", "Contract: {contract}, declarer {who}."),
+    "take_talon": ("{who}: Talon aufgenommen.", "{who}: takes up the talon."),
+    "take_talon_cards": ("{who}: Talon aufgenommen: {cards}.", "{who}: talon taken up: {cards}."),
+    "skip_talon": ("{who}: Talon liegen gelassen (ein Punkt mehr).", "{who}: leaves the talon (one point more)."),
+    "discard": ("{who}: eine Karte abgelegt.", "{who}: lays a card away."),
+    "discard_card": ("{who}: {card} abgelegt.", "{who}: {card} laid away."),
+    "table_trump": ("Trumpf: {suit}", "Trump: {suit}"),
+    "table_bids": ("Reizung: {bids}", "Bidding: {bids}"),
+    "table_contract": (
+        "Spiel: {contract}, Spielmacher: {who}{doubling}",
+        "Contract: {contract}, declarer {who}{doubling}",
+    ),
+    "table_augen": ("Augen: Spielmacher-Seite {a}, Gegenspieler {b}", "Augen: declarer's side {a}, defenders {b}"),
+    "table_trick": ("Am Tisch: {cards}", "On the table: {cards}"),
+    "menu_cut": ("abheben", "cut"),
+    "menu_knock": ("klopfen (alle Karten auf einmal)", "knock (all cards at once)"),
+    "menu_turn": ("Trumpf aufschlagen", "turn up a card for trump"),
+    "menu_pass": ("passen", "pass"),
+    "menu_take_talon": ("Talon aufnehmen", "take up the talon"),
+    "menu_skip_talon": ("Talon liegen lassen (ein Punkt mehr)", "leave the talon (one point more)"),
+    "menu_discard": ("{card} ablegen", "lay away {card}"),
+    "menu_bid": ("{contract} ({points})", "{contract} ({points})"),
+    "table_result": (
+        "Ergebnis: {winners}: {points} ({reason}{mult}).",
+        "Result: {winners}: {points} ({reason}{mult}).",
+    ),
+    "redeal": ("Drei Unter: es wird neu gegeben.", "Three Unter: the cards are dealt again."),
+    "reason_contract_won": ("Spiel gewonnen", "contract made"),
+    "reason_contract_lost": ("Spiel verloren", "contract lost"),
+    "reason_claimed": ("aufgelegt", "claimed"),
+    "standing_table": ("Stand: {standing}", "Standing: {standing}"),
+    "match_over": (
+        "Partie aus: {winners} gewinnt. Bummerl: {bummerl}.",
+        "Match over: {winners} won. Bummerl: {bummerl}.",
+    ),
+    "save_name": ("Dateiname: ", "File name: "),
+    "no_words": ("n nein no", "n no nein"),
     # --- replay
     "replay_game": (
         "=== Spiel {n}: {variant} · Geber: Spieler {dealer} ===",
@@ -234,6 +301,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay_draws": ("  gezogen: {items}", "  drawn: {items}"),
     "replay_player": ("Spieler {p}", "player {p}"),
+    "replay_player_start": ("Spieler {p}", "Player {p}"),
+    "replay_trick_cards": ("Stich {n}: {cards} → Spieler {winner}", "Trick {n}: {cards} → player {winner}"),
+    "replay_talon_lying": ("Talon: {cards}", "Talon: {cards}"),
     "replay_marriage": ("Spieler {p} sagt {value} in {suit} an.", "Player {p} announces {value} in {suit}."),
     "replay_exchange": ("Spieler {p} tauscht {low} gegen {card}.", "Player {p} exchanges {low} for {card}."),
     "replay_close": ("Spieler {p} dreht zu.", "Player {p} closes the talon."),
@@ -260,6 +330,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reason_closer_failed": ("Zudrehen misslungen", "closer failed"),
     "reason_last_trick": ("letzter Stich", "last trick"),
     "reason_stand": ("Spiel steht", "the game stands"),
+    "reason_redeal": ("neu gegeben", "dealt again"),
     # --- selfplay
     "selfplay_header": (
         "{games} Spiele {variant}, Seed {seed}, {seconds:.2f} s",

@@ -29,19 +29,43 @@ reproducible from its seed alone.
 >>> game.dealer
 1
 >>> while not game.is_over:
-...     game.apply(game.legal_actions()[0])
+...     _ = game.apply(game.legal_actions()[0])
 >>> match.complete(game)
 >>> match.next_dealer, match.standing[game.result.winner] == 7 - game.result.points
 (0, True)
 >>> while not match.is_over:
 ...     g = match.deal_next()
 ...     while not g.is_over:
-...         g.apply(g.legal_actions()[0])
+...         _ = g.apply(g.legal_actions()[0])
 ...     match.complete(g)
 >>> match.winner in (0, 1), match.bummerl_for_loser in (1, 2), min(match.standing)
 (True, True, 0)
 
 The engine does no I/O; a match only deals games and keeps the score.
+
+**The table games** play to 24 points (:class:`TableMatch`).
+seeds/004: "Sobald ein Team 24 oder mehr Spielpunkte erreicht, gewinnt das Team
+die Partie ... das Verliererteam [bekommt] ein „Bummerl“ ... Haben die Verlierer
+keinen Spielpunkt ..., sind sie „Schneider“; das zählt als doppelter Gewinn und
+wird mit zwei Bummerln belohnt."  seeds/003: "Am Ende jeden Spiels wird der Rufer
+zum Geber" — the deal passes to the left; after a redeal (three Unter) the same
+dealer deals again.
+
+With four players the score is kept per team (seats 0 and 2 are team 0, seats 1
+and 3 team 1); with three players per seat ("jeder gegen jeden").  If two
+players of Dreierschnapsen pass the target in the same game (both defenders
+scoring), both win and only the third gets the Bummerl.
+
+>>> m = TableMatch("bauernschnapsen", seed=11)
+>>> while not m.is_over:
+...     t = m.table
+...     _ = t.apply(t.legal_actions()[0])
+...     _ = m.advance()
+>>> max(m.scores) >= 24 and sum(m.bummerl) >= 1
+True
+
+Every game gets its own seed ``derive_seed(seed, game_number)``, or with a secret
+``deal_key`` the one-way ``keyed_seed(deal_key, game_number)`` (:mod:`bummerl.rng`).
 """
 
 from __future__ import annotations
@@ -52,11 +76,12 @@ from typing import Any
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
-from bummerl.game import Game
 from bummerl.rng import SplitMix64, derive_key, derive_seed, keyed_seed
-from bummerl.variants import GameResult, TwoPlayerVariant, find_variant
+from bummerl.table_game import TableEndReason, TableGame, TableResult
+from bummerl.two_player import TwoPlayerGame
+from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant
 
-__all__ = ["DRAW", "Match", "MatchGame", "Session", "draw_dealer"]
+__all__ = ["DRAW", "Match", "MatchGame", "Session", "TableMatch", "draw_dealer"]
 
 #: Path element of :func:`~bummerl.rng.derive_seed` for drawing the dealer
 #: ("DRAW" in ASCII), so draws never share a stream with a game's deal.
@@ -102,7 +127,7 @@ class Match:
     variant options (``auto_declare=True`` ...).  ``first_dealer`` ``None`` draws
     the first dealer from ``seed``.  ``target`` is the match length (default 7).
 
-    Game ``i`` is dealt from ``derive_seed(seed, i)``; with a secret
+    TwoPlayerGame ``i`` is dealt from ``derive_seed(seed, i)``; with a secret
     ``deal_key`` from ``keyed_seed(deal_key, i)`` instead, so that a finished
     game's seed tells nothing about the next deal (:mod:`bummerl.rng`; the web
     server deals this way, docs/security.md).
@@ -118,7 +143,7 @@ class Match:
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        self.variant: TwoPlayerVariant = find_variant(variant, **options)
+        self.variant: TwoPlayerVariant = TwoPlayerVariant.find(variant, **options)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BummerlError(f"a match seed must be an integer, not {seed!r}")
         self.seed = seed
@@ -133,14 +158,14 @@ class Match:
         if first_dealer not in (0, 1):
             raise BummerlError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
         self.first_dealer: int = first_dealer
-        self._games: list[Game] = []
+        self._games: list[TwoPlayerGame] = []
         self._history: list[MatchGame] = []
         self._seeds: list[int | None] = []
         self._points = [0, 0]
         self._next_dealer = first_dealer
         self._dealer_drawn = False
         self._stands = 0
-        self._current: Game | None = None
+        self._current: TwoPlayerGame | None = None
 
     # ------------------------------------------------------------ properties
     @property
@@ -149,7 +174,7 @@ class Match:
         return self.variant.match_kind
 
     @property
-    def games(self) -> list[Game]:
+    def games(self) -> list[TwoPlayerGame]:
         """Every game dealt so far, the current one included."""
         return list(self._games)
 
@@ -169,7 +194,7 @@ class Match:
         return [h.result for h in self._history]
 
     @property
-    def current(self) -> Game | None:
+    def current(self) -> TwoPlayerGame | None:
         """The game dealt and not yet completed, if any."""
         return self._current
 
@@ -236,7 +261,9 @@ class Match:
         return 2**self._stands if self.kind == "marken" else 1
 
     # --------------------------------------------------------------- actions
-    def deal_next(self, deck: Iterable[Card] | None = None, dealer: int | None = None, seed: int | None = None) -> Game:
+    def deal_next(
+        self, deck: Iterable[Card] | None = None, dealer: int | None = None, seed: int | None = None
+    ) -> TwoPlayerGame:
         """Deal the next game and make it the current one.
 
         Without ``deck`` the game is dealt from ``derive_seed(seed, index)``
@@ -259,11 +286,11 @@ class Match:
         index = len(self._games)
         if deck is None:
             deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
-            game = Game.deal(self.variant, seed=deal_seed, dealer=dealer)
+            game = TwoPlayerGame.deal(self.variant, seed=deal_seed, dealer=dealer)
             game_seed: int | None = deal_seed
         else:
-            game = Game.from_deck(self.variant, deck, dealer)
-            if seed is not None and Game.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
+            game = TwoPlayerGame.from_deck(self.variant, deck, dealer)
+            if seed is not None and TwoPlayerGame.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
                 raise BummerlError(f"seed {seed} does not deal this pack")
             game_seed = seed
         self._next_dealer = dealer
@@ -272,7 +299,7 @@ class Match:
         self._current = game
         return game
 
-    def complete(self, game: Game) -> None:
+    def complete(self, game: TwoPlayerGame) -> None:
         """Score the finished current game and choose the next dealer."""
         if self._current is None:
             raise BummerlError("no game is in progress; deal_next() first")
@@ -328,7 +355,7 @@ class Session:
     >>> while not m.is_over:
     ...     g = m.deal_next()
     ...     while not g.is_over:
-    ...         g.apply(g.legal_actions()[-1])
+    ...         _ = g.apply(g.legal_actions()[-1])
     ...     m.complete(g)
     >>> session.finish(m)
     >>> sum(session.bummerl) == m.bummerl_for_loser, session.matches_won[m.winner]
@@ -344,7 +371,7 @@ class Session:
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        self.variant = find_variant(variant, **options)
+        self.variant = TwoPlayerVariant.find(variant, **options)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BummerlError(f"a session seed must be an integer, not {seed!r}")
         self.seed = seed
@@ -387,3 +414,84 @@ class Session:
         self._bummerl[match.loser] += match.bummerl_for_loser
         self._won[match.winner] += 1
         self._finished += 1
+
+
+class TableMatch:
+    """A sequence of table games with one seed, until a side reaches the target."""
+
+    def __init__(
+        self,
+        variant: TableVariant | str = "bauernschnapsen",
+        seed: int = 0,
+        first_dealer: int = 0,
+        *,
+        deal_key: bytes | None = None,
+    ) -> None:
+        self.variant = TableVariant.find(variant) if isinstance(variant, str) else variant
+        n = self.variant.players
+        if first_dealer not in range(n):
+            raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
+        self.seed = seed
+        self.deal_key = deal_key
+        #: Score per team (four players) or per seat (three players).
+        self.scores: list[int] = [0] * self.sides
+        #: Bummerl per team or seat, given when the match ends.
+        self.bummerl: list[int] = [0] * self.sides
+        self.results: list[TableResult] = []
+        self.games: list[TableGame] = []
+        self.winners: tuple[int, ...] = ()
+        self._dealer = first_dealer
+        self.table = self._new_table()
+
+    @property
+    def sides(self) -> int:
+        """Scoring units: 2 teams with four players, 3 seats with three."""
+        return 2 if self.variant.players == 4 else 3
+
+    def side_of(self, seat: int) -> int:
+        """The team (four players) or the seat itself (three players)."""
+        return seat % 2 if self.variant.players == 4 else seat
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.winners)
+
+    def _new_table(self) -> TableGame:
+        n = len(self.games)
+        seed = derive_seed(self.seed, n) if self.deal_key is None else keyed_seed(self.deal_key, n)
+        table = TableGame.deal(self.variant, seed, self._dealer)
+        self.games.append(table)
+        return table
+
+    def advance(self) -> bool:
+        """Score the current game if it is over (and deal the next); ``True`` if it did."""
+        result = self.table.result
+        if result is None or self.is_over:
+            return False
+        self.score(result)
+        return True
+
+    def score(self, result: TableResult) -> None:
+        """Count one game's result, then end the match or deal the next game.
+
+        :meth:`advance` calls this with the current table's result; scoring a
+        result directly is for matches kept by hand (and tests).
+        """
+        if self.is_over:
+            raise ValueError("the match is over")
+        self.results.append(result)
+        credited = {self.side_of(s) for s in result.winners}
+        for side in credited:
+            self.scores[side] += result.points
+        if result.reason is not TableEndReason.REDEAL:
+            self._dealer = (self._dealer + 1) % self.variant.players
+        target = self.variant.match_target
+        winners = tuple(s for s in range(self.sides) if self.scores[s] >= target)
+        if winners:
+            self.winners = winners
+            for s in range(self.sides):
+                if s not in winners:
+                    # Schneider: "Haben die Verlierer keinen Spielpunkt" — two Bummerl.
+                    self.bummerl[s] = 2 if self.scores[s] == 0 else 1
+            return
+        self.table = self._new_table()

@@ -6,8 +6,8 @@ line that ends the game early counts only if it ends exactly at ``depth``).
 The counts are kept as regression data for the action generator
 (``tests/data/perft.json``): any change in what is legal changes them.
 
->>> from bummerl.game import Game
->>> game = Game.from_position("schnapsen 1 0 Kc JcKhQhAsTs/AhThKsQsJs JhAdTdKdQdJdAcTcQc - - -/- -")
+>>> from bummerl.two_player import TwoPlayerGame
+>>> game = TwoPlayerGame.from_position("schnapsen 1 0 Kc JcKhQhAsTs/AhThKsQsJs JhAdTdKdQdJdAcTcQc - - -/- -")
 >>> perft(game, 1)  # five cards, exchange, close, two ways to lead the Herz marriage
 9
 >>> perft(game, 2)
@@ -21,12 +21,12 @@ game passed in.
 
 from __future__ import annotations
 
-from bummerl.game import Game
+from bummerl.two_player import TwoPlayerGame
 
 __all__ = ["divide", "perft"]
 
 
-def perft(game: Game, depth: int) -> int:
+def perft(game: TwoPlayerGame, depth: int) -> int:
     """The number of sequences of exactly ``depth`` legal actions from ``game``."""
     if depth < 0:
         raise ValueError(f"perft depth must be 0 or more, not {depth}")
@@ -43,7 +43,7 @@ def perft(game: Game, depth: int) -> int:
     return total
 
 
-def divide(game: Game, depth: int) -> dict[str, int]:
+def divide(game: TwoPlayerGame, depth: int) -> dict[str, int]:
     """``perft`` split by the first action (token to count), for finding a difference."""
     if depth < 1:
         raise ValueError(f"divide needs depth 1 or more, not {depth}")

@@ -38,8 +38,8 @@ Traceback (most recent call last):
 ...
 bummerl.errors.PositionError: before the first trick Vorhand (seat 0) leads, not seat 1
 
->>> from bummerl.game import Game
->>> game = Game.deal("schnapsen", seed=3)
+>>> from bummerl.two_player import TwoPlayerGame
+>>> game = TwoPlayerGame.deal("schnapsen", seed=3)
 >>> text = position_of(game)
 >>> text.split()[:4]
 ['schnapsen', '1', '0', 'Th']
@@ -49,15 +49,15 @@ True
 
 from __future__ import annotations
 
-from bummerl.cards import Card, Rank, Suit, deck, format_cards, parse_cards
+from bummerl.cards import Card, Rank, Suit, card_order, deck, format_cards, marriage_value, parse_cards
 from bummerl.errors import PositionError
-from bummerl.game import Game
-from bummerl.variants import TwoPlayerVariant, find_variant
+from bummerl.two_player import TwoPlayerGame
+from bummerl.variants import TwoPlayerVariant
 
 __all__ = ["game_from_position", "position_of"]
 
 
-def position_of(game: Game) -> str:
+def position_of(game: TwoPlayerGame) -> str:
     """The one-line position of ``game`` (which must not be over)."""
     if game.result is not None:
         raise PositionError("a finished game has no position; use its record")
@@ -77,7 +77,7 @@ def position_of(game: Game) -> str:
     return " ".join((variant, str(game.dealer), str(game.to_move), trump, hands, talon, closed, lead, won, marriages))
 
 
-def game_from_position(text: str) -> Game:
+def game_from_position(text: str) -> TwoPlayerGame:
     """Set up a game from its one-line position; raises :class:`PositionError`."""
     if not isinstance(text, str):
         raise PositionError(f"a position is one line of text, not {type(text).__name__}")
@@ -92,7 +92,7 @@ def game_from_position(text: str) -> Game:
         raise PositionError(f"malformed position {text!r}: {exc}") from None
 
 
-def _parse(fields: list[str]) -> Game:
+def _parse(fields: list[str]) -> TwoPlayerGame:
     vtext, dealer_t, to_move_t, trump_t, hands_t, talon_t, closed_t, lead_t, won_t, marr_t = fields
     name, _, opt_text = vtext.partition(":")
     options: dict[str, str] = {}
@@ -103,7 +103,7 @@ def _parse(fields: list[str]) -> Game:
         if key in options:
             raise PositionError(f"variant option {key} is given twice")
         options[key] = value
-    variant = find_variant(name)
+    variant = TwoPlayerVariant.find(name)
     variant = variant.with_options(**options)
     dealer, to_move = _seat(dealer_t, "dealer"), _seat(to_move_t, "to_move")
     if len(trump_t) == 1:
@@ -146,8 +146,8 @@ def _parse(fields: list[str]) -> Game:
         everything.append(trump_card)
     pack = set(deck(variant.deck_size))
     if len(everything) != len(pack) or set(everything) != pack:
-        dup = sorted({c for c in everything if everything.count(c) > 1})
-        missing = sorted(pack - set(everything))
+        dup = sorted({c for c in everything if everything.count(c) > 1}, key=card_order)
+        missing = sorted(pack - set(everything), key=card_order)
         raise PositionError(
             f"a {variant.title} position holds each of its {len(pack)} cards once"
             + (f"; twice: {format_cards(dup, ' ')}" if dup else "")
@@ -170,7 +170,7 @@ def _parse(fields: list[str]) -> Game:
     closed = _closed(closed_t)
     _check_reachable(variant, dealer, to_move, trump, trump_card, hands, known, talon, lead, won, marriages, closed)
 
-    g = object.__new__(Game)
+    g = object.__new__(TwoPlayerGame)
     g.variant = variant
     g.deck = ()
     g.dealer = dealer
@@ -187,7 +187,7 @@ def _parse(fields: list[str]) -> Game:
     g.trick_augen = [sum(c.augen for c in won[0]), sum(c.augen for c in won[1])]
     g.marriage_augen = [0, 0]
     for p, s in marriages:
-        g.marriage_augen[p] += 40 if s == trump else 20
+        g.marriage_augen[p] += marriage_value(s, trump)
     g.tricks_won = [len(won[0]) // 2, len(won[1]) // 2]
     g.won_cards = won
     g.tricks = []
@@ -293,7 +293,7 @@ def _augen(p: int, trump: Suit, won: list[list[Card]], marriages: list[tuple[int
     """Counted Augen of seat ``p``: tricks, plus marriages once a trick is won."""
     augen = sum(c.augen for c in won[p])
     if won[p]:
-        augen += sum(40 if s == trump else 20 for q, s in marriages if q == p)
+        augen += sum(marriage_value(s, trump) for q, s in marriages if q == p)
     return augen
 
 

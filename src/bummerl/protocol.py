@@ -1,4 +1,4 @@
-"""The bot protocol ``bummerl-bot`` version 1: JSON lines over stdin/stdout.
+"""The bot protocol ``bummerl-bot`` version 1: JSON lines over stdin/stdout, for 2, 3 and 4 players.
 
 A bot is a program in any language that reads one JSON object per line on its
 standard input and answers one JSON object per line on its standard output
@@ -6,18 +6,19 @@ standard input and answers one JSON object per line on its standard output
 
     host -> bot  {"type":"hello","protocol":"bummerl-bot","version":1}
     bot -> host  {"type":"hello","protocol":"bummerl-bot","version":1,"name":"mybot"}
-    host -> bot  {"type":"game_start","game":0,"seat":1,"dealer":1,"variant":{...},"seed":42}
-    host -> bot  {"type":"decide","id":1,"view":{...},"legal":["Ah","Kh","marry:Kh"]}
-    bot -> host  {"type":"action","id":1,"action":"marry:Kh"}
+    host -> bot  {"type":"game_start","game":0,"players":3,"seat":1,"dealer":1,"variant":{...},"seed":42}
+    host -> bot  {"type":"decide","id":1,"view":{...},"legal":["bid:normal","bid:schnapser","pass"]}
+    bot -> host  {"type":"action","id":1,"action":"bid:normal"}
     host -> bot  {"type":"game_end","game":0,"result":{...},"view":{...},"forfeit":null}
     host -> bot  {"type":"quit"}
 
-Both sides live here: the **host** side is :class:`ProcessBot`, a
-:class:`~bummerl.bots.Bot` that plays by asking a child process (``cmd:``
-bots), and the **client** side is :func:`serve`, which answers the protocol for
-any Python bot (``bummerl bot NAME``).  Messages carry a player's view only
-through :func:`view_to_json`, which reads a :class:`~bummerl.view.PlayerView`
-and never a :class:`~bummerl.game.Game`: the host cannot reveal a hidden card.
+Both sides live here: the **host** side is :class:`ProcessBot`, a bot that
+plays one seat by asking a child process (``cmd:`` bots), and the **client**
+side is :func:`serve`, which answers the protocol for any Python bot
+(``bummerl bot NAME``).  One process plays one seat: a process never sees two
+hands, so partners at Bauernschnapsen never share one.  Messages carry a
+player's view only through :func:`bummerl.view_json.view_to_json`, which reads
+a view and never a game: the host cannot reveal a hidden card.
 
 >>> from bummerl.bots import make_bot
 >>> from bummerl.game import Game
@@ -29,12 +30,24 @@ True
 'random'
 >>> bot.close()
 
+The same host plays a seat of a table game; served by name, the bot is made
+for the variant that the game is of:
+
+>>> from bummerl.table_game import TableGame
+>>> table = TableGame.deal("dreierschnapsen", seed=3)
+>>> bot = ProcessBot(transport_factory=lambda: LoopbackTransport("heuristic"), seed=7)
+>>> while not table.is_over:
+...     _ = table.apply(bot.choose(table.view(table.to_move)))
+>>> table.result is not None
+True
+>>> bot.close()
+
 A bot that fails (crashes, answers late, sends a line that is not JSON or an
 illegal action) raises :class:`BotFault`; the arena records it as that game's
 forfeit and goes on.  The transports (a child process, an in-process loopback
 and a scripted mock for tests) are blocking with timeouts: a reader thread
 feeds a queue, so no event loop is needed, and the host stays a plain
-:class:`~bummerl.bots.Bot` that the engine's synchronous game loops can call.
+bot that the engine's synchronous game loops can call.
 """
 
 from __future__ import annotations
@@ -50,16 +63,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import IO, Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any, Protocol, TypeAlias
 
 from bummerl.actions import Action
-from bummerl.bots import Bot
-from bummerl.cards import Card, Suit, deck
+from bummerl.bots import Bot, bot_info, make_bot
 from bummerl.errors import BummerlError
-from bummerl.game import Trick
-from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, find_variant
-from bummerl.view import PlayerView
+from bummerl.variants import Variant
+from bummerl.view_json import (
+    AnyView,
+    ProtocolError,
+    result_from_json,
+    result_to_json,
+    variant_from_json,
+    variant_to_json,
+    view_from_json,
+    view_to_json,
+)
 
 __all__ = [
     "PROTOCOL",
@@ -90,11 +110,6 @@ VERSION = 1
 DEFAULT_MOVE_TIMEOUT = 10.0
 #: Seconds a bot process may take to start and answer ``hello``.
 DEFAULT_START_TIMEOUT = 30.0
-
-
-class ProtocolError(BummerlError):
-    """A message that breaks the protocol: not JSON, a wrong or missing field, or
-    a view that does not fit its variant."""
 
 
 class BotFault(BummerlError):
@@ -134,7 +149,7 @@ def decode(line: str) -> dict[str, Any]:
     >>> decode("e2e4")
     Traceback (most recent call last):
     ...
-    bummerl.protocol.ProtocolError: not a JSON line: 'e2e4' (Expecting value at column 1)
+    bummerl.view_json.ProtocolError: not a JSON line: 'e2e4' (Expecting value at column 1)
     """
     text = line.strip()
     try:
@@ -150,288 +165,6 @@ def decode(line: str) -> dict[str, Any]:
 
 def _clip(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _cards(cards: Iterable[Card]) -> list[str]:
-    # Sorted by the card index so the same knowledge always gives the same line.
-    return [c.code for c in sorted(cards, key=lambda c: c.index)]
-
-
-def variant_to_json(variant: TwoPlayerVariant) -> dict[str, Any]:
-    """The variant as the protocol names it: name, non-default options, pack and hand size.
-
-    >>> variant_to_json(find_variant("66"))
-    {'name': 'sechsundsechzig', 'options': {}, 'deck_size': 24, 'hand_size': 6}
-    """
-    return {
-        "name": variant.name,
-        "options": variant.options(),
-        "deck_size": variant.deck_size,
-        "hand_size": variant.hand_size,
-    }
-
-
-def variant_from_json(data: Any) -> TwoPlayerVariant:
-    """The variant named by :func:`variant_to_json`'s object (sizes are checked)."""
-    if not isinstance(data, Mapping):
-        raise ProtocolError(f"variant must be an object, not {data!r}")
-    name = data.get("name")
-    options = data.get("options", {})
-    if not isinstance(name, str):
-        raise ProtocolError(f"variant.name must be a string, not {name!r}")
-    if not isinstance(options, Mapping):
-        raise ProtocolError(f"variant.options must be an object, not {options!r}")
-    try:
-        variant = find_variant(name, **dict(options))
-    except BummerlError as exc:
-        raise ProtocolError(f"variant: {exc}") from None
-    for key in ("deck_size", "hand_size"):
-        if key in data and data[key] != getattr(variant, key):
-            raise ProtocolError(f"variant.{key} is {data[key]!r}, but {variant.title} has {getattr(variant, key)}")
-    return variant
-
-
-def result_to_json(result: GameResult) -> dict[str, Any]:
-    """A game result as a JSON object.
-
-    >>> result_to_json(GameResult(0, 2, EndReason.DECLARED, (70, 20)))
-    {'winner': 0, 'points': 2, 'reason': 'declared', 'augen': [70, 20], 'unit': 'game points'}
-    """
-    return {
-        "winner": result.winner,
-        "points": result.points,
-        "reason": result.reason.value,
-        "augen": list(result.augen),
-        "unit": result.unit,
-    }
-
-
-def result_from_json(data: Any) -> GameResult:
-    """The inverse of :func:`result_to_json`."""
-    if not isinstance(data, Mapping):
-        raise ProtocolError(f"result must be an object, not {data!r}")
-    winner = data.get("winner")
-    if winner is not None:
-        winner = _seat(winner, "result.winner")
-    points = data.get("points")
-    if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-        raise ProtocolError(f"result.points must be a non-negative integer, not {points!r}")
-    try:
-        reason = EndReason(data.get("reason"))
-    except ValueError:
-        known = ", ".join(r.value for r in EndReason)
-        raise ProtocolError(f"result.reason {data.get('reason')!r} is not one of: {known}") from None
-    augen = _int_pair(data.get("augen"), "result.augen")
-    unit = data.get("unit", "game points")
-    if not isinstance(unit, str):
-        raise ProtocolError(f"result.unit must be a string, not {unit!r}")
-    return GameResult(winner, points, reason, augen, unit)
-
-
-def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """Serialise what the player of ``view`` knows (the schema of docs/protocol.md).
-
-    Everything comes from the view, so nothing hidden can get in.
-
-    >>> from bummerl.game import Game
-    >>> data = view_to_json(Game.deal("schnapsen", seed=1).view(0))
-    >>> data["seat"], len(data["hand"]), data["talon_size"], data["augen"], data["opponent_known"]
-    (0, 5, 9, [0, 0], [])
-    >>> view_from_json(data) == Game.deal("schnapsen", seed=1).view(0)
-    True
-    """
-    return {
-        "variant": variant_to_json(view.variant),
-        "seat": view.player,
-        "dealer": view.dealer,
-        "to_move": view.to_move,
-        "hand": [c.code for c in view.hand],
-        "trump": view.trump.letter,
-        "trump_card": view.trump_card.code if view.trump_card is not None else None,
-        "talon_size": view.talon_size,
-        "closed_by": view.closed_by,
-        "closed_at_trick": view.closed_at_trick,
-        "lead": view.lead.code if view.lead is not None else None,
-        "leader": view.leader,
-        "tricks": [
-            {"leader": t.leader, "lead": t.lead.code, "follow": t.follow.code, "winner": t.winner} for t in view.tricks
-        ],
-        "played": _cards(view.played),
-        "marriages": [{"seat": p, "suit": s.letter} for p, s in view.marriages],
-        "tricks_won": list(view.tricks_won),
-        "augen": list(view.augen) if view.augen is not None else None,
-        "opponent_known": _cards(view.opponent_known),
-        "opponent_hand_size": view.opponent_hand_size,
-        "first_lead_done": view.first_lead_done,
-        "result": result_to_json(view.result) if view.result is not None else None,
-    }
-
-
-def _seat(value: Any, field: str) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
-        raise ProtocolError(f"{field} must be seat 0 or 1, not {value!r}")
-    return int(value)
-
-
-def _int_pair(value: Any, field: str) -> tuple[int, int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in value)
-    ):
-        raise ProtocolError(f"{field} must be a list of two non-negative integers, not {value!r}")
-    return (value[0], value[1])
-
-
-def _bool(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise ProtocolError(f"{field} must be true or false, not {value!r}")
-    return value
-
-
-class _CardReader:
-    """Parses card codes of one view, checking pack membership and uniqueness."""
-
-    def __init__(self, variant: TwoPlayerVariant) -> None:
-        self.variant = variant
-        self.pack = frozenset(deck(variant.deck_size))
-
-    def card(self, value: Any, field: str) -> Card:
-        if not isinstance(value, str):
-            raise ProtocolError(f"{field} must be a card code like 'Ah', not {value!r}")
-        try:
-            card = Card.parse(value)
-        except ValueError as exc:
-            raise ProtocolError(f"{field}: {exc}") from None
-        if card not in self.pack:
-            raise ProtocolError(
-                f"{field}: {card.code} is not in the {self.variant.deck_size}-card pack of {self.variant.title}"
-            )
-        return card
-
-    def cards(self, value: Any, field: str) -> list[Card]:
-        if not isinstance(value, list):
-            raise ProtocolError(f"{field} must be a list of card codes, not {value!r}")
-        cards = [self.card(v, f"{field}[{i}]") for i, v in enumerate(value)]
-        if len(set(cards)) != len(cards):
-            raise ProtocolError(f"{field} names a card twice: {value!r}")
-        return cards
-
-
-def view_from_json(data: Any) -> PlayerView:
-    """Rebuild a :class:`PlayerView` from :func:`view_to_json`'s object.
-
-    Raises :class:`ProtocolError` naming the field when the object is malformed
-    or does not fit its variant (a card outside the pack, a card in two places,
-    more cards than the variant deals).
-    """
-    if not isinstance(data, Mapping):
-        raise ProtocolError(f"view must be an object, not {data!r}")
-    required = [
-        *("variant", "seat", "dealer", "to_move", "hand", "trump", "trump_card", "talon_size", "closed_by"),
-        *("closed_at_trick", "lead", "leader", "tricks", "played", "marriages", "tricks_won", "augen"),
-        *("opponent_known", "opponent_hand_size", "first_lead_done"),
-    ]
-    missing = [k for k in required if k not in data]
-    if missing:
-        raise ProtocolError(f"view lacks {', '.join(missing)}")
-    variant = variant_from_json(data["variant"])
-    read = _CardReader(variant)
-    hand = read.cards(data["hand"], "view.hand")
-    if len(hand) > variant.hand_size:
-        raise ProtocolError(f"view.hand holds {len(hand)} cards; {variant.title} deals {variant.hand_size}")
-    try:
-        trump = Suit.parse(data["trump"]) if isinstance(data["trump"], str) else None
-    except ValueError:
-        trump = None
-    if trump is None:
-        raise ProtocolError(f"view.trump must be a suit letter h, d, c or s, not {data['trump']!r}")
-    trump_card = read.card(data["trump_card"], "view.trump_card") if data["trump_card"] is not None else None
-    if trump_card is not None and trump_card.suit != trump:
-        raise ProtocolError(f"view.trump_card {trump_card.code} is not of the trump suit {trump.letter}")
-    talon_size = data["talon_size"]
-    max_talon = variant.deck_size - 2 * variant.hand_size - 1
-    if not isinstance(talon_size, int) or isinstance(talon_size, bool) or not 0 <= talon_size <= max_talon:
-        raise ProtocolError(f"view.talon_size must be an integer 0..{max_talon}, not {talon_size!r}")
-    closed_by = _seat(data["closed_by"], "view.closed_by") if data["closed_by"] is not None else None
-    closed_at = data["closed_at_trick"]
-    if closed_at is not None and (not isinstance(closed_at, int) or isinstance(closed_at, bool) or closed_at < 0):
-        raise ProtocolError(f"view.closed_at_trick must be null or a trick count, not {closed_at!r}")
-    if (closed_at is None) != (closed_by is None):
-        raise ProtocolError("view.closed_at_trick and view.closed_by must both be null or both be set")
-    lead = read.card(data["lead"], "view.lead") if data["lead"] is not None else None
-    tricks: list[Trick] = []
-    if not isinstance(data["tricks"], list):
-        raise ProtocolError(f"view.tricks must be a list, not {data['tricks']!r}")
-    for i, t in enumerate(data["tricks"]):
-        field = f"view.tricks[{i}]"
-        if not isinstance(t, Mapping):
-            raise ProtocolError(f"{field} must be an object, not {t!r}")
-        tricks.append(
-            Trick(
-                (
-                    _seat(t.get("leader"), field + ".leader"),
-                    read.card(t.get("lead"), field + ".lead"),
-                    read.card(t.get("follow"), field + ".follow"),
-                    _seat(t.get("winner"), field + ".winner"),
-                )
-            )
-        )
-    played = read.cards(data["played"], "view.played")
-    if lead is not None and lead not in played:
-        raise ProtocolError(f"view.lead {lead.code} is missing from view.played")
-    marriages: list[tuple[int, Suit]] = []
-    if not isinstance(data["marriages"], list):
-        raise ProtocolError(f"view.marriages must be a list, not {data['marriages']!r}")
-    for i, m in enumerate(data["marriages"]):
-        field = f"view.marriages[{i}]"
-        if not isinstance(m, Mapping) or not isinstance(m.get("suit"), str):
-            raise ProtocolError(f"{field} must be an object with seat and suit, not {m!r}")
-        try:
-            suit = Suit.parse(m["suit"])
-        except ValueError as exc:
-            raise ProtocolError(f"{field}.suit: {exc}") from None
-        marriages.append((_seat(m.get("seat"), field + ".seat"), suit))
-    opponent_known = read.cards(data["opponent_known"], "view.opponent_known")
-    places = [("hand", hand), ("played", played), ("opponent_known", opponent_known)]
-    if trump_card is not None:
-        places.append(("trump_card", [trump_card]))
-    seen: dict[Card, str] = {}
-    for where, cards in places:
-        for c in cards:
-            if c in seen:
-                raise ProtocolError(f"view: {c.code} is both in {seen[c]} and in {where}")
-            seen[c] = where
-    opp_size = data["opponent_hand_size"]
-    if not isinstance(opp_size, int) or isinstance(opp_size, bool) or not 0 <= opp_size <= variant.hand_size:
-        raise ProtocolError(f"view.opponent_hand_size must be an integer 0..{variant.hand_size}, not {opp_size!r}")
-    if len(opponent_known) > opp_size:
-        raise ProtocolError(f"view.opponent_known names {len(opponent_known)} cards of a hand of {opp_size}")
-    augen = _int_pair(data["augen"], "view.augen") if data["augen"] is not None else None
-    result = result_from_json(data["result"]) if data.get("result") is not None else None
-    return PlayerView(
-        variant=variant,
-        player=_seat(data["seat"], "view.seat"),
-        dealer=_seat(data["dealer"], "view.dealer"),
-        to_move=_seat(data["to_move"], "view.to_move"),
-        hand=tuple(hand),
-        trump=trump,
-        trump_card=trump_card,
-        talon_size=talon_size,
-        closed_by=closed_by,
-        closed_at_trick=closed_at,
-        lead=lead,
-        leader=_seat(data["leader"], "view.leader"),
-        tricks=tuple(tricks),
-        played=frozenset(played),
-        marriages=tuple(marriages),
-        tricks_won=_int_pair(data["tricks_won"], "view.tricks_won"),
-        augen=augen,
-        opponent_known=frozenset(opponent_known),
-        opponent_hand_size=opp_size,
-        first_lead_done=_bool(data["first_lead_done"], "view.first_lead_done"),
-        result=result,
-    )
 
 
 # ================================================================ transports
@@ -585,7 +318,7 @@ class LoopbackTransport:
     answers each line as it is sent.  For tests, and to run Python bots through
     the protocol without starting processes."""
 
-    def __init__(self, bot: Bot | Callable[[int], Bot]) -> None:
+    def __init__(self, bot: Servable) -> None:
         self.session = ClientSession(bot)
         self._replies: collections.deque[str] = collections.deque()
         self._closed = False
@@ -709,14 +442,20 @@ def parse_command(spec: str) -> list[str]:
 
 
 class ProcessBot:
-    """A :class:`~bummerl.bots.Bot` that asks another program over the protocol.
+    """A bot that plays one seat by asking another program over the protocol.
 
     ``command`` is a command line (``"node bot.js"``, optionally with the
     ``cmd:`` prefix) or an argument list; tests pass ``transport_factory``
     instead.  The process starts on first use and is restarted after it failed.
     :meth:`begin_game` and :meth:`end_game` tell the bot about game boundaries
     (with a seed for its own randomness); :meth:`choose` may be called without
-    them, since every ``decide`` message carries the whole view.
+    them, since every ``decide`` message carries the whole view.  Made with a
+    ``seed``, the bot announces a game that :meth:`begin_game` did not
+    (``game_start`` with that seed) before its first decision: so a bot made per
+    game by :func:`bummerl.bots.make_bot` gets that game's seed.
+
+    One object is one seat of one game at a time: a process sees one hand, never
+    two (partners never share a process).
 
     Every failure raises :class:`BotFault` with a message that names the bot,
     what went wrong and, for a crash, the exit status and its last stderr lines.
@@ -731,6 +470,7 @@ class ProcessBot:
         move_timeout: float = DEFAULT_MOVE_TIMEOUT,
         start_timeout: float = DEFAULT_START_TIMEOUT,
         trace: Callable[[str, str], None] | None = None,
+        seed: int | None = None,
     ) -> None:
         if (command is None) == (transport_factory is None):
             raise ValueError("give either a command line or a transport_factory")
@@ -752,6 +492,8 @@ class ProcessBot:
         self.bot_name: str | None = None
         self.move_timeout = move_timeout
         self.start_timeout = start_timeout
+        #: The seed of the ``game_start`` that announces a game :meth:`begin_game` did not.
+        self.seed = seed
         #: Processes started after the first one (each follows a failure).
         self.restarts = 0
         self._trace = trace
@@ -759,6 +501,7 @@ class ProcessBot:
         self._started_once = False
         self._next_id = 0
         self._game: Any = None
+        self._in_game = False
 
     # ----------------------------------------------------------- lifecycle
     def __enter__(self) -> ProcessBot:
@@ -871,13 +614,15 @@ class ProcessBot:
         transport.close()
 
     # ------------------------------------------------------------ playing
-    def begin_game(self, view: PlayerView, seed: int | None = None, game: Any = None) -> None:
+    def begin_game(self, view: AnyView, seed: int | None = None, game: Any = None) -> None:
         """Announce a new game (``game_start``), starting the bot if needed."""
         self.start()
         self._game = game
+        self._in_game = True
         message: dict[str, Any] = {
             "type": "game_start",
             "game": game,
+            "players": view.variant.players,
             "seat": view.player,
             "dealer": view.dealer,
             "variant": variant_to_json(view.variant),
@@ -890,11 +635,16 @@ class ProcessBot:
             why = self._kill()
             raise BotFault("crash", f"bot {self.name} stopped before the game started ({why})") from None
 
-    def choose(self, view: PlayerView) -> Action:
-        """Ask the bot for an action; raise :class:`BotFault` if it fails."""
+    def choose(self, view: AnyView) -> Action:
+        """Ask the bot for an action; raise :class:`BotFault` if it fails.
+
+        ``view`` is the deciding seat's view, of a two-player or a table game.
+        """
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
+        if self.seed is not None and not self._in_game:
+            self.begin_game(view, seed=self.seed)
         self.start()
         self._next_id += 1
         ident = self._next_id
@@ -926,14 +676,16 @@ class ProcessBot:
                 )
             return action
 
-    def end_game(self, view: PlayerView, forfeit: Mapping[str, Any] | None = None) -> None:
+    def end_game(self, view: AnyView, forfeit: Mapping[str, Any] | None = None) -> None:
         """Tell the bot how the game ended (``game_end``); never raises."""
+        self._in_game = False
         if self._transport is None:
             return  # the bot failed in this game; it hears nothing until restarted
+        players = view.variant.players
         message = {
             "type": "game_end",
             "game": self._game,
-            "result": result_to_json(view.result) if view.result is not None else None,
+            "result": result_to_json(view.result, players) if view.result is not None else None,
             "view": view_to_json(view),
             "forfeit": dict(forfeit) if forfeit is not None else None,
         }
@@ -944,21 +696,53 @@ class ProcessBot:
 
 
 # ============================================================== client side
+#: What :class:`ClientSession` serves: a bot, a factory ``bot(seed)``, or the
+#: name of a registered bot, made per game for the variant the game is of.
+Servable: TypeAlias = Bot | Callable[[int], Bot] | str
+
+
 class ClientSession:
     """The bot side of the protocol for a Python bot, one line at a time.
 
-    ``bot`` is a bot, or a factory ``bot(seed)`` (first called with ``seed``):
+    ``bot`` is a bot; or a factory ``bot(seed)`` (first called with ``seed``):
     then every ``game_start`` with a ``seed`` makes a fresh bot, so a game's
-    play depends only on its seed, not on what the process played before.
+    play depends only on its seed, not on what the process played before; or
+    the name of a registered bot (:func:`bummerl.bots.make_bot`), made for the
+    variant of each game with its seed, so one process plays whatever variant
+    the host names (and a bot that does not play it answers with an error).
     """
 
-    def __init__(self, bot: Bot | Callable[[int], Bot], seed: int = 0) -> None:
-        if isinstance(bot, Bot):
-            self._factory: Callable[[int], Bot] | None = None
-            self.bot: Bot = bot
+    def __init__(self, bot: Servable, seed: int = 0) -> None:
+        self._name: str | None = None
+        self._factory: Callable[[int], Bot] | None = None
+        self._seed = seed
+        self._bot: Bot | None = None
+        self._variant: Variant | None = None
+        if isinstance(bot, str):
+            info = bot_info(bot)
+            self._name = info.name
+            self.name: str = info.name
+        elif isinstance(bot, Bot):
+            self._bot = bot
+            self.name = bot.name
         else:
             self._factory = bot
-            self.bot = bot(seed)
+            self._bot = bot(seed)
+            self.name = self._bot.name
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot playing now (``None`` while a bot served by name waits for its first decision)."""
+        return self._bot
+
+    def _bot_for(self, variant: Variant) -> Bot:
+        if self._name is None:
+            assert self._bot is not None
+            return self._bot
+        if self._bot is None or variant != self._variant:
+            self._bot = make_bot(self._name, self._seed, variant)
+            self._variant = variant
+        return self._bot
 
     def handle(self, message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:
         """The replies to one host message and whether to keep going."""
@@ -966,11 +750,14 @@ class ClientSession:
         if kind == "hello":
             if message.get("protocol") != PROTOCOL or message.get("version") != VERSION:
                 return [self._error(f"this bot speaks {PROTOCOL} version {VERSION}, not {encode(message)}")], True
-            return [{"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": self.bot.name}], True
+            return [{"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": self.name}], True
         if kind == "game_start":
             seed = message.get("seed")
-            if self._factory is not None and isinstance(seed, int) and not isinstance(seed, bool):
-                self.bot = self._factory(seed)
+            if isinstance(seed, int) and not isinstance(seed, bool):
+                if self._factory is not None:
+                    self._bot = self._factory(seed)
+                elif self._name is not None:
+                    self._seed, self._bot = seed, None  # made at the first decision, for its variant
             return [], True
         if kind == "decide":
             reply: dict[str, Any] = {"type": "action"}
@@ -978,7 +765,7 @@ class ClientSession:
                 reply["id"] = message["id"]
             try:
                 view = view_from_json(message.get("view"))
-                action = self.bot.choose(view)
+                action = self._bot_for(view.variant).choose(view)
             except Exception as exc:  # a failing bot must answer, or the host waits out its timeout
                 return [self._error(f"{type(exc).__name__}: {exc}")], True
             reply["action"] = action.token
@@ -1005,12 +792,11 @@ class ClientSession:
         return {"type": "error", "message": text}
 
 
-def serve(
-    bot: Bot | Callable[[int], Bot], stdin: IO[str] | None = None, stdout: IO[str] | None = None, seed: int = 0
-) -> int:
+def serve(bot: Servable, stdin: IO[str] | None = None, stdout: IO[str] | None = None, seed: int = 0) -> int:
     """Answer the protocol on ``stdin``/``stdout`` until ``quit`` or end of input.
 
-    This is ``bummerl bot NAME``; give a factory ``bot(seed)`` to honour the
+    This is ``bummerl bot NAME`` (``serve(NAME)``: the registered bot, made for
+    the variant of each game); give a factory ``bot(seed)`` to honour the
     per-game seeds of ``game_start`` (``seed`` makes the bot used before any).
     Returns the exit status (0).
 

@@ -1,14 +1,15 @@
-"""Game and match records: a PGN-like text form and a JSON form, both replayed on reading.
+"""Game and match records of every variant: a PGN-like text form and a JSON form, both replayed on reading.
 
 A record holds what is needed to replay a game exactly: the variant and its
 options, the dealer, the deal (the chance player's action: the whole pack order,
 top card first) and every player action; plus free tag pairs (event, players,
-match standing ...).  The format is specified in ``docs/records.md``:
+match standing ...).  One format serves all six variants; the ``Variant`` tag
+says which game it is, and the format is specified in ``docs/records.md``:
 
 >>> from bummerl.game import Game
 >>> game = Game.deal("sechsundsechzig", seed=99, dealer=0)
 >>> for token in "Qs Tc Ah Jh Ac".split():
-...     game.apply(token)
+...     _ = game.apply(token)
 >>> print(dumps(GameRecord.from_game(game, Event="Unfinished", Seed=99)), end="")
 [Event "Unfinished"]
 [Site "?"]
@@ -24,21 +25,30 @@ match standing ...).  The format is specified in ``docs/records.md``:
 deal:QsAhAcTcJhJdThKhQcAdKdQdKs9cAsJsTsQhTdJc9h9sKc9d
 Qs Tc Ah Jh Ac *
 
-Reading replays every action through the engine, so a record that loads is a
-legal game; anything else raises :class:`~bummerl.errors.RecordError` naming the
-line, the move and the rule.
+A table game is the same record with a seat tag per player and the table's
+action tokens; its result token names every seat's game points:
+
+>>> table = Game.deal("dreierschnapsen", seed=8, dealer=1)
+>>> for token in "cut trump:s bid:normal pass pass discard:Qh discard:Js pass pass".split():
+...     _ = table.apply(token)
+>>> text = dumps(GameRecord.from_game(table, Event="Example", Seed=8))
+>>> print(text.split("\\n\\n")[1], end="")
+deal:QhAsJsThQdTsAhJdTcAdQsKsTdKdKcAcJcQcJhKh
+cut trump:s bid:normal pass pass discard:Qh discard:Js pass pass *
+
+Reading replays every action through the engine (:meth:`bummerl.game.Game.apply`),
+so a record that loads is a legal game; anything else raises
+:class:`~bummerl.errors.RecordError` naming the line, the move and the rule.
 
 >>> game = Game.deal("schnapsen", seed=5)
 >>> while not game.is_over:
-...     game.apply(game.legal_actions()[0])
+...     _ = game.apply(game.legal_actions()[0])
 >>> record = GameRecord.from_game(game, Event="Test", Seed=5)
 >>> text = dumps(record)
 >>> text.splitlines()[0], text.splitlines()[-1].split()[-1] == record.result_token
 ('[Event "Test"]', True)
->>> loads(text) == record
-True
->>> loads(dumps(record, format="json")) == record
-True
+>>> loads(text) == record, loads(dumps(record, format="json")) == record
+(True, True)
 >>> record.replay().result == game.result
 True
 
@@ -52,19 +62,18 @@ import dataclasses
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, overload
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any, Generic, Literal, TypeAlias, TypeVar, overload
 
 from bummerl.actions import Action
 from bummerl.cards import Card, format_cards, parse_cards
-from bummerl.errors import BummerlError, RecordError
+from bummerl.errors import BummerlError, RecordError, UnknownVariantError
 from bummerl.game import Game
 from bummerl.match import Match
 from bummerl.rng import derive_seed, key_commitment
-from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, find_variant
-
-if TYPE_CHECKING:
-    from bummerl.table.record import TableGameRecord
+from bummerl.table_game import TableEndReason, TableResult
+from bummerl.two_player import TwoPlayerGame
+from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, Variant, find_variant
 
 __all__ = [
     "GameBuilder",
@@ -85,10 +94,16 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+G = TypeVar("G", bound=Game)
 Format = Literal["text", "json"]
+#: The result of a finished game: a two-player game's or a table game's.
+Result: TypeAlias = GameResult | TableResult
 
+#: Tags made from the finished game's result, in the order they are written (a table game's names its
+#: contract and its declarer; the Augen of a table game are the declarer's side's first).
+RESULT_TAGS = ("Reason", "Contract", "Declarer", "Augen")
 #: Tags written from the record's own fields; they cannot be set as free tags.
-RESERVED_TAGS = ("Variant", "Options", "Dealer", "Result", "Reason", "Augen")
+RESERVED_TAGS = ("Variant", "Options", "Dealer", "Result", *RESULT_TAGS)
 #: The order in which known tags are written; other tags follow in their own order.
 TAG_ORDER = (
     "Event",
@@ -98,6 +113,8 @@ TAG_ORDER = (
     "Game",
     "Seat0",
     "Seat1",
+    "Seat2",
+    "Seat3",
     "Variant",
     "Options",
     "Seed",
@@ -107,13 +124,17 @@ TAG_ORDER = (
     "StandingBefore",
     "StandingAfter",
     "Result",
-    "Reason",
-    "Augen",
+    *RESULT_TAGS,
 )
 #: Tags that differ from game to game within a match record.
 GAME_TAGS = ("Game", "Seed", "StandingBefore", "StandingAfter")
-#: Default values of the tags :meth:`GameRecord.from_game` always writes (PGN style).
-DEFAULT_TAGS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Seat0": "?", "Seat1": "?"}
+#: Default values of the tags :meth:`GameRecord.from_game` always writes (PGN style), with ``SeatN`` ``?``
+#: for every seat.
+DEFAULT_TAGS = {"Event": "?", "Site": "?", "Date": "????.??.??"}
+#: Every way a game can end, of either family: a ``Reason`` tag names one.
+_REASONS = tuple(dict.fromkeys([r.value for r in EndReason] + [r.value for r in TableEndReason]))
+#: The fields of a table game's result that name its contract; a two-player result has none.
+_CONTRACT_FIELDS = ("contract", "declarer")
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*\Z')
@@ -123,14 +144,17 @@ _RESULT_TOKEN = re.compile(r"[0-9]+(?:-[0-9]+)+\Z")
 _INTEGER = re.compile(r"-?[0-9]+\Z")
 _WIDTH = 79
 _JSON_FORMAT = "bummerl-record"
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 # ---------------------------------------------------------------- game records
 @dataclasses.dataclass(frozen=True)
 class GameRecord:
-    """One game: free tags, the variant, the dealer, the deal, the actions, the result.
+    """One game of any variant: free tags, the variant, the dealer, the deal, the actions, the result.
 
-    ``result`` is ``None`` for an unfinished game.  ``comments`` are
+    ``result`` is ``None`` for an unfinished game (a two-player game's
+    :class:`~bummerl.variants.GameResult` or a table game's
+    :class:`~bummerl.table_game.TableResult` otherwise).  ``comments`` are
     ``(after, text)`` pairs: ``after`` counts the player actions before the
     comment (``-1``: before the deal).  Build one with :meth:`from_game` or by
     reading; :meth:`replay` checks it.  Records compare by value (they hold a
@@ -138,18 +162,19 @@ class GameRecord:
     """
 
     tags: dict[str, str]
-    variant: TwoPlayerVariant
+    variant: Variant
     dealer: int
     deck: tuple[Card, ...]
     actions: tuple[Action, ...]
-    result: GameResult | None
+    result: Result | None
     comments: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name, value in self.tags.items():
             _check_tag(name, value)
-        if self.dealer not in (0, 1):
-            raise RecordError(f"dealer must be seat 0 or 1, not {self.dealer!r}")
+        n = self.variant.players
+        if self.dealer not in range(n) or isinstance(self.dealer, bool):
+            raise RecordError(f"dealer must be {'seat ' if n == 2 else ''}{_seats(n)}, not {self.dealer!r}")
         # Comments are kept in game order (stable for one position), as the text
         # form writes them, so that a record equals its own reading.
         object.__setattr__(self, "comments", tuple(sorted(self.comments, key=lambda c: c[0])))
@@ -161,13 +186,16 @@ class GameRecord:
 
     @classmethod
     def from_game(cls, game: Game, /, comments: Iterable[tuple[int, str]] = (), **tags: object) -> GameRecord:
-        """The record of ``game`` (finished or not); ``tags`` are free tag pairs.
+        """The record of ``game`` (any variant, finished or not); ``tags`` are free tag pairs.
 
-        Event, Site, Date, Seat0 and Seat1 default to ``?`` (Date ``????.??.??``).
-        Pass ``Seed`` when the game was dealt by :meth:`Game.deal`: reading
-        checks that the seed deals the recorded pack.
+        Event, Site, Date and one ``SeatN`` per seat default to ``?`` (Date
+        ``????.??.??``).  Pass ``Seed`` when the game was dealt by
+        :meth:`Game.deal`: reading checks that the seed deals the recorded pack.
         """
         return cls._of(game, {k: str(v) for k, v in tags.items()}, comments)
+
+    #: The name :class:`TableGameRecord` had for :meth:`from_game`; kept while its callers move.
+    from_table = from_game
 
     @classmethod
     def _of(cls, game: Game, tags: Mapping[str, str], comments: Iterable[tuple[int, str]] = ()) -> GameRecord:
@@ -175,6 +203,7 @@ class GameRecord:
             raise RecordError("a game set up from a position has no deal and cannot be recorded")
         _check_recordable(game.variant)
         all_tags = dict(DEFAULT_TAGS)
+        all_tags.update({f"Seat{s}": "?" for s in range(game.players)})
         all_tags.update(tags)
         return cls(
             _ordered(all_tags),
@@ -189,8 +218,8 @@ class GameRecord:
     # ------------------------------------------------------------ properties
     @property
     def result_token(self) -> str:
-        """``a-b`` (points of seat 0 and seat 1), ``*`` while unfinished."""
-        return _result_token(self.result)
+        """Each seat's points joined by ``-``, seat 0 first (``2-0``, ``0-9-0-9``); ``*`` while unfinished."""
+        return _result_token(self.result, self.variant.players)
 
     @property
     def seed(self) -> int | None:
@@ -206,15 +235,25 @@ class GameRecord:
         tags["Dealer"] = str(self.dealer)
         tags["Result"] = self.result_token
         if self.result is not None:
-            tags["Reason"] = self.result.reason.value
-            tags["Augen"] = f"{self.result.augen[0]}-{self.result.augen[1]}"
+            tags.update(_result_tags(self.result))
         return _ordered(tags)
 
     # ---------------------------------------------------------------- replay
-    def replay(self) -> Game:
-        """Replay the record through the engine; raise :class:`RecordError` on any mismatch."""
+    @overload
+    def replay(self) -> Game: ...
+
+    @overload
+    def replay(self, engine: type[G]) -> G: ...
+
+    def replay(self, engine: type[Game] = Game) -> Game:
+        """Replay the record through the engine; raise :class:`RecordError` on any mismatch.
+
+        ``engine`` (:class:`~bummerl.two_player.TwoPlayerGame` or
+        :class:`~bummerl.table_game.TableGame`) refuses a record of the other
+        family and gives code of one family its type.
+        """
         _check_seed(self.variant, self.deck, self.dealer, self.tags.get("Seed"))
-        game = _new_game(self.variant, self.deck, self.dealer)
+        game = _new_game(self.variant, self.deck, self.dealer, engine)
         for number, action in enumerate(self.actions, 1):
             _apply(game, number, action.token)
         _check_result(game, self.result_token, self.result)
@@ -230,17 +269,17 @@ class GameRecord:
         record = loads(text, format)
         if isinstance(record, MatchRecord):
             raise RecordError(f"expected one game, found a match of {len(record.games)} games")
-        if not isinstance(record, GameRecord):
-            raise RecordError(f"expected a two-player game, found a {record.variant.title} game")
         return record
 
 
 @dataclasses.dataclass(frozen=True)
 class MatchRecord:
-    """The games of one match, in order; each game carries the match's tags.
+    """The games of one two-player match (a Bummerl, or Marken in Schnorps), in order.
 
     A match record is a run of consecutive game records sharing a ``Match`` tag,
-    with ``Game`` numbers 1, 2, ... and ``StandingBefore``/``StandingAfter``.
+    with ``Game`` numbers 1, 2, ... and ``StandingBefore``/``StandingAfter``;
+    each game carries the match's tags.  The table games' match to 24 has no
+    record form: a table game's ``Match`` tag only names the match it belongs to.
     """
 
     games: tuple[GameRecord, ...]
@@ -254,11 +293,14 @@ class MatchRecord:
         for i, g in enumerate(self.games, 1):
             if g.tags.get("Match") != ident:
                 raise RecordError(f"game {i} has Match tag {g.tags.get('Match')!r}, not {ident!r}")
+            if _match_variant(g.variant) is None:
+                raise RecordError(f"game {i}: {g.variant.title} has no match record (its games are recorded alone)")
 
     @classmethod
     def from_match(cls, match: Match, **tags: object) -> MatchRecord:
         """The record of ``match`` so far (an unfinished current game included)."""
         base = dict(DEFAULT_TAGS)
+        base.update(Seat0="?", Seat1="?")
         if match.deal_key is None:
             base["Match"] = f"{match.variant.name}-{match.seed}"
         else:
@@ -296,7 +338,9 @@ class MatchRecord:
 
     @property
     def variant(self) -> TwoPlayerVariant:
-        return self.games[0].variant
+        variant = _match_variant(self.games[0].variant)
+        assert variant is not None  # checked on construction
+        return variant
 
     def replay(self) -> Match:
         """Replay every game into a :class:`Match`, checking dealers, seeds and standings."""
@@ -307,7 +351,7 @@ class MatchRecord:
         target_text = first.tags.get("Target")
         target = None if target_text is None else _int_tag("Target", target_text)
         try:
-            match = Match(first.variant, seed=seed or 0, first_dealer=first.dealer, target=target)
+            match = Match(self.variant, seed=seed or 0, first_dealer=first.dealer, target=target)
         except BummerlError as exc:
             raise RecordError(f"match {ident!r}: {exc}") from None
         for i, rec in enumerate(self.games, 1):
@@ -330,10 +374,18 @@ class MatchRecord:
         return record
 
 
-#: What the readers return and the writers take: a two-player game, a match, or a
-#: three- or four-player game (:class:`bummerl.table.record.TableGameRecord`,
-#: chosen by the ``Variant`` tag).
-Record: TypeAlias = "GameRecord | MatchRecord | TableGameRecord"
+#: What the readers return and the writers take: a game of any variant, or a two-player match.
+Record: TypeAlias = GameRecord | MatchRecord
+
+
+def _match_variant(variant: Variant) -> TwoPlayerVariant | None:
+    """``variant`` as the variant of a :class:`Match` (Bummerl, Marken); ``None`` for a table game, whose
+    match to 24 has no record form yet (the games that :mod:`bummerl.server` and ``bummerl play`` store carry a
+    ``Match`` and a ``Game`` tag but neither the match's seed nor its standing, and are read one by one)."""
+    try:
+        return TwoPlayerVariant.find(variant)
+    except UnknownVariantError:
+        return None
 
 
 def _replay_match_game(match: Match, rec: GameRecord, number: int, seed: int | None) -> None:
@@ -352,7 +404,7 @@ def _replay_match_game(match: Match, rec: GameRecord, number: int, seed: int | N
             raise RecordError(f"Seed {rec.seed} is not game {number}'s seed of MatchSeed {seed} ({expected})")
         if rec.dealer != match.next_dealer:
             raise RecordError(f"dealt by seat {rec.dealer}, but seat {match.next_dealer} deals this game")
-        if Game.deal(match.variant, expected, rec.dealer).deck != rec.deck:
+        if TwoPlayerGame.deal(match.variant, expected, rec.dealer).deck != rec.deck:
             raise RecordError(f"the deal is not the one MatchSeed {seed} gives game {number}")
     before = _pair(match.standing)
     _expect_tag(rec, "StandingBefore", before)
@@ -387,7 +439,7 @@ def _check_tag(name: str, value: str) -> None:
         raise RecordError(f"tag {name} needs a one-line string value, not {value!r}")
 
 
-def _check_recordable(variant: TwoPlayerVariant) -> None:
+def _check_recordable(variant: Variant) -> None:
     try:
         again = find_variant(variant.name, **variant.options())
     except BummerlError:
@@ -396,14 +448,16 @@ def _check_recordable(variant: TwoPlayerVariant) -> None:
         raise RecordError(f"variant {variant.name!r} is not a built-in variant plus options; it cannot be recorded")
 
 
-def _new_game(variant: TwoPlayerVariant, deck: Iterable[Card], dealer: int) -> Game:
+def _new_game(variant: Variant, deck: Iterable[Card], dealer: int, engine: type[Game] = Game) -> Game:
     try:
-        return Game.from_deck(variant, deck, dealer)
+        return engine.from_deck(variant, deck, dealer)
+    except UnknownVariantError as exc:
+        raise RecordError(str(exc)) from None
     except ValueError as exc:
         raise RecordError(f"bad deal: {exc}") from None
 
 
-def _check_seed(variant: TwoPlayerVariant, deck: tuple[Card, ...], dealer: int, seed_text: str | None) -> None:
+def _check_seed(variant: Variant, deck: tuple[Card, ...], dealer: int, seed_text: str | None) -> None:
     if seed_text is None:
         return
     seed = _int_tag("Seed", seed_text)
@@ -414,18 +468,15 @@ def _check_seed(variant: TwoPlayerVariant, deck: tuple[Card, ...], dealer: int, 
 def _apply(game: Game, number: int, token: str) -> Action:
     try:
         action = Action.parse(token)
-    except RecordError as exc:
-        raise RecordError(f"move {number} {token!r}: {exc}") from None
-    try:
         game.apply(action)
     except BummerlError as exc:
         raise RecordError(f"move {number} {token!r}: {exc}") from None
     return action
 
 
-def _check_result(game: Game, token: str, claimed: GameResult | None = None) -> None:
+def _check_result(game: Game, token: str, claimed: Result | None = None) -> None:
     """``token`` (and the full ``claimed`` result, if given) must match the replay."""
-    actual = _result_token(game.result)
+    actual = _result_token(game.result, game.players)
     if token == "*":
         if game.result is not None:
             raise RecordError(f"the game is over ({actual}, {game.result.reason.value}) but the record says *")
@@ -438,10 +489,40 @@ def _check_result(game: Game, token: str, claimed: GameResult | None = None) -> 
         raise RecordError(f"result {claimed} disagrees with the replay: {game.result}")
 
 
-def _result_token(result: GameResult | None) -> str:
+def _result_token(result: Result | None, players: int) -> str:
     if result is None:
         return "*"
-    return f"{result.points_of(0)}-{result.points_of(1)}"
+    return "-".join(str(result.points_of(s)) for s in range(players))
+
+
+def _result_tags(result: Result) -> dict[str, str]:
+    """The tags of a finished game's result, in :data:`RESULT_TAGS` order."""
+    tags = {"Reason": result.reason.value}
+    contract = _contract_fields(result)
+    if contract.get("contract"):
+        tags["Contract"] = str(contract["contract"])
+    if contract.get("declarer") is not None:
+        tags["Declarer"] = str(contract["declarer"])
+    tags["Augen"] = _pair(result.augen)
+    return tags
+
+
+def _contract_fields(result: Result) -> dict[str, Any]:
+    """A table game's contract and declarer (either may be empty: a redeal has neither); nothing for a
+    two-player game, which is played without a contract."""
+    return {name: getattr(result, name) for name in _CONTRACT_FIELDS if hasattr(result, name)}
+
+
+def _seats(players: int) -> str:
+    """The seat numbers of a table, as an error message names them."""
+    return "0 or 1" if players == 2 else f"a seat 0..{players - 1}"
+
+
+def _score_form(players: int | None) -> str:
+    """How a result token looks, as an error message names it."""
+    if players is None:
+        return "each seat's points joined by '-'"
+    return "'" + "-".join("abcd"[:players]) + "'"
 
 
 def _int_tag(name: str, text: str) -> int:
@@ -497,7 +578,7 @@ def _parse_options(text: str) -> dict[str, str]:
     return options
 
 
-def _variant(name: str, options: Mapping[str, Any]) -> TwoPlayerVariant:
+def _variant(name: str, options: Mapping[str, Any]) -> Variant:
     try:
         return find_variant(name, **options)
     except BummerlError as exc:
@@ -521,34 +602,20 @@ def _unescape(value: str) -> str:
 
 
 def _game_text(record: GameRecord) -> str:
-    tokens = [a.token for a in record.actions]
-    return format_movetext(record.all_tags(), record.deck, tokens, record.comments, record.result_token)
-
-
-def format_movetext(
-    tags: Mapping[str, str],
-    deck: Sequence[Card],
-    tokens: Sequence[str],
-    comments: Iterable[tuple[int, str]],
-    result_token: str,
-) -> str:
-    """The text form shared by two-player and table records: tag pairs, a blank line, the deal, the actions.
-
-    ``comments`` are ``(after, text)`` pairs: the comment follows the ``after``-th action (``-1``: before the deal).
-    """
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    """Tag pairs, a blank line, the deal on a line of its own, the actions wrapped at 79 characters."""
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.all_tags().items()]
     lines.append("")
     notes: dict[int, list[str]] = {}
-    for after, text in comments:
+    for after, text in record.comments:
         notes.setdefault(after, []).append("{" + text + "}")
     # The deal gets a line of its own: it is the chance player's move, and the
     # players' moves below read like a score sheet.
-    lines.append(" ".join([*notes.get(-1, ()), "deal:" + format_cards(deck)]))
+    lines.append(" ".join([*notes.get(-1, ()), "deal:" + format_cards(record.deck)]))
     words = list(notes.get(0, ()))
-    for i, token in enumerate(tokens, 1):
-        words.append(token)
+    for i, action in enumerate(record.actions, 1):
+        words.append(action.token)
         words.extend(notes.get(i, ()))
-    words.append(result_token)
+    words.append(record.result_token)
     line = ""
     for word in words:
         if line and len(line) + 1 + len(word) > _WIDTH:
@@ -589,7 +656,7 @@ class Visitor(Generic[T]):
         """A ``{comment}`` (without its braces)."""
 
     def visit_result(self, token: str) -> None:
-        """The result token ending the game: ``a-b`` or ``*``."""
+        """The result token ending the game: each seat's points joined by ``-``, or ``*``."""
 
     def end_game(self) -> None:
         """The game is complete."""
@@ -600,43 +667,57 @@ class Visitor(Generic[T]):
 
 
 class GameBuilder(Visitor[GameRecord]):
-    """The default visitor: builds a :class:`GameRecord`, replaying each action as it comes."""
+    """The default visitor: builds a :class:`GameRecord` of any variant, replaying each action as it comes.
+
+    Each structural tag is checked on its own line, so that errors point at it;
+    what needs the variant (the seats of ``Dealer``, the points in ``Result``)
+    is checked as soon as the ``Variant`` tag has come, at the latest after the
+    tags.  The tags made from the result are checked against the replay.
+    """
 
     def begin_game(self) -> None:
         self._tags: dict[str, str] = {}
         self._raw: dict[str, str] = {}
         self._comments: list[tuple[int, str]] = []
         self._game: Game | None = None
-        self._variant: TwoPlayerVariant | None = None
-        self._dealer = 1
+        self._players: int | None = None
+        self._variant: Variant | None = None
         self._record: GameRecord | None = None
 
     def visit_tag(self, name: str, value: str) -> None:
         if name in self._raw:
             raise RecordError(f"tag {name} appears twice")
         self._raw[name] = value
-        # Check each structural tag on its own line, so that errors point at it.
         if name == "Variant":
-            _variant(value, {})
+            self._players = _variant(value, {}).players
         elif name == "Options":
             _parse_options(value)
         elif name == "Dealer":
-            if value not in ("0", "1"):
-                raise RecordError(f"Dealer must be 0 or 1, not {value!r}")
-            self._dealer = int(value)
+            self._check_dealer(value)
         elif name == "Result":
-            if value != "*" and not _SCORE.match(value):
-                raise RecordError(f"Result must be 'a-b' or '*', not {value!r}")
+            self._check_result_tag(value)
         elif name == "Reason":
-            if value not in {r.value for r in EndReason}:
-                known = ", ".join(r.value for r in EndReason)
-                raise RecordError(f"unknown Reason {value!r}; known: {known}")
+            if value not in _REASONS:
+                raise RecordError(f"unknown Reason {value!r}; known: {', '.join(_REASONS)}")
         elif name == "Augen":
             if not _SCORE.match(value):
                 raise RecordError(f"Augen must be 'a-b', not {value!r}")
-        else:
+        elif name not in RESULT_TAGS:  # Contract and Declarer: checked against the replay
             _check_tag(name, value)
             self._tags[name] = value
+
+    def _check_dealer(self, value: str) -> None:
+        n = self._players
+        if n is None:
+            if not re.fullmatch("[0-9]", value):
+                raise RecordError(f"Dealer must be a seat number, not {value!r}")
+        elif value not in [str(s) for s in range(n)]:
+            raise RecordError(f"Dealer must be {_seats(n)}, not {value!r}")
+
+    def _check_result_tag(self, value: str) -> None:
+        n = self._players
+        if value != "*" and (not _RESULT_TOKEN.match(value) or (n is not None and value.count("-") != n - 1)):
+            raise RecordError(f"Result must be {_score_form(n)} or '*', not {value!r}")
 
     def end_tags(self) -> bool:
         raw = self._raw
@@ -645,6 +726,10 @@ class GameBuilder(Visitor[GameRecord]):
         if "Dealer" not in raw:
             raise RecordError("the Dealer tag is missing")
         self._variant = _variant(raw["Variant"], _parse_options(raw.get("Options", "")))
+        # Tags that came before the Variant tag, now with their seats.
+        self._check_dealer(raw["Dealer"])
+        if "Result" in raw:
+            self._check_result_tag(raw["Result"])
         return True
 
     def visit_deal(self, cards: str) -> None:
@@ -652,8 +737,9 @@ class GameBuilder(Visitor[GameRecord]):
             raise RecordError("a second deal")
         assert self._variant is not None
         deck = _parse_deal(cards)
-        _check_seed(self._variant, deck, self._dealer, self._tags.get("Seed"))
-        self._game = _new_game(self._variant, deck, self._dealer)
+        dealer = int(self._raw["Dealer"])
+        _check_seed(self._variant, deck, dealer, self._tags.get("Seed"))
+        self._game = _new_game(self._variant, deck, dealer)
 
     def visit_action(self, number: int, token: str) -> None:
         if self._game is None:
@@ -673,94 +759,23 @@ class GameBuilder(Visitor[GameRecord]):
         if tag is not None and tag != token:
             raise RecordError(f"the Result tag {tag!r} disagrees with the result token {token!r}")
         _check_result(game, token)
-        result = game.result
-        if result is not None:
-            if raw.get("Reason", result.reason.value) != result.reason.value:
-                raise RecordError(f"Reason {raw['Reason']!r} disagrees with the replay ({result.reason.value})")
-            augen = _pair(result.augen)
-            if raw.get("Augen", augen) != augen:
-                raise RecordError(f"Augen {raw['Augen']!r} disagree with the replay ({augen})")
-        elif "Reason" in raw or "Augen" in raw:
-            raise RecordError("an unfinished game has no Reason or Augen tag")
-        self._record = GameRecord(
-            self._tags, game.variant, game.dealer, game.deck, tuple(game.actions), result, tuple(self._comments)
+        record = GameRecord(
+            self._tags, game.variant, game.dealer, game.deck, tuple(game.actions), game.result, tuple(self._comments)
         )
+        written = record.all_tags()
+        for name in RESULT_TAGS:
+            if name not in raw:
+                continue
+            if game.result is None:
+                raise RecordError(f"an unfinished game has no {name} tag")
+            if raw[name] != written.get(name):
+                verb = "disagree" if name == "Augen" else "disagrees"
+                raise RecordError(f"{name} {raw[name]!r} {verb} with the replay ({written.get(name, 'none')})")
+        self._record = record
 
     def result(self) -> GameRecord:
         assert self._record is not None
         return self._record
-
-
-class _AnyGameBuilder(Visitor[Any]):
-    """Builds a two-player :class:`GameRecord` or a :class:`~bummerl.table.record.TableGameRecord`:
-    the ``Variant`` tag decides.  Until it comes, each tag goes to both builders,
-    so that an error common to both points at its own line."""
-
-    def begin_game(self) -> None:
-        from bummerl.table.record import TableGameBuilder
-
-        self._inner: Visitor[Any] | None = None
-        self._both: list[Visitor[Any]] = [GameBuilder(), TableGameBuilder()]
-        self._errors: list[RecordError | None] = [None, None]
-        for builder in self._both:
-            builder.begin_game()
-
-    def _choose(self, table: bool) -> Visitor[Any]:
-        i = 1 if table else 0
-        error = self._errors[i]
-        if error is not None:
-            raise error
-        self._inner = self._both[i]
-        return self._inner
-
-    def visit_tag(self, name: str, value: str) -> None:
-        if self._inner is not None:
-            self._inner.visit_tag(name, value)
-            return
-        if name == "Variant":
-            from bummerl.table.record import is_table_variant_name
-
-            self._choose(is_table_variant_name(value)).visit_tag(name, value)
-            return
-        errors: list[RecordError] = []
-        for i, builder in enumerate(self._both):
-            if self._errors[i] is not None:
-                continue
-            try:
-                builder.visit_tag(name, value)
-            except RecordError as exc:
-                self._errors[i] = exc
-                errors.append(exc)
-        if len(errors) == 2 or (errors and None not in self._errors):
-            raise errors[0]
-
-    def end_tags(self) -> bool:
-        inner = self._inner if self._inner is not None else self._choose(False)
-        return inner.end_tags()
-
-    def visit_deal(self, cards: str) -> None:
-        assert self._inner is not None
-        self._inner.visit_deal(cards)
-
-    def visit_action(self, number: int, token: str) -> None:
-        assert self._inner is not None
-        self._inner.visit_action(number, token)
-
-    def visit_comment(self, text: str) -> None:
-        assert self._inner is not None
-        self._inner.visit_comment(text)
-
-    def visit_result(self, token: str) -> None:
-        assert self._inner is not None
-        self._inner.visit_result(token)
-
-    def end_game(self) -> None:
-        assert self._inner is not None
-        self._inner.end_game()
-
-    def result(self) -> Any:
-        assert self._inner is not None
-        return self._inner.result()
 
 
 class TagScanner(Visitor[dict[str, str]]):
@@ -949,13 +964,11 @@ def _call(line: int, method: Any, *args: Any) -> Any:
 # ------------------------------------------------------------------ JSON form
 def _game_obj(record: GameRecord) -> dict[str, Any]:
     result: dict[str, Any] | None = None
-    if record.result is not None:
-        r = record.result
-        result = {
-            "points": [r.points_of(0), r.points_of(1)],
-            "reason": r.reason.value,
-            "augen": list(r.augen),
-        }
+    r = record.result
+    if r is not None:
+        result = {"points": [r.points_of(s) for s in range(record.variant.players)], "reason": r.reason.value}
+        result.update(_contract_fields(r))
+        result["augen"] = list(r.augen)
     return {
         "format": _JSON_FORMAT,
         "type": "game",
@@ -984,9 +997,10 @@ def _game_from_obj(obj: Any) -> GameRecord:
     if not isinstance(options, dict):
         raise RecordError("'options' must be an object")
     variant = _variant(name, options)
+    n = variant.players
     dealer = _field(obj, "dealer", int)
-    if dealer not in (0, 1) or isinstance(dealer, bool):
-        raise RecordError(f"'dealer' must be 0 or 1, not {dealer!r}")
+    if dealer not in range(n):
+        raise RecordError(f"'dealer' must be {_seats(n)}, not {dealer!r}")
     deck = _parse_deal(_field(obj, "deal", str))
     tokens = obj.get("actions", [])
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
@@ -1011,13 +1025,8 @@ def _game_from_obj(obj: Any) -> GameRecord:
     else:
         if not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
-        points = _score_list(result, "points")
-        _check_result(game, f"{points[0]}-{points[1]}")
-        assert game.result is not None
-        if result.get("reason", game.result.reason.value) != game.result.reason.value:
-            raise RecordError(f"reason {result['reason']!r} disagrees with the replay ({game.result.reason.value})")
-        if "augen" in result and tuple(_score_list(result, "augen")) != game.result.augen:
-            raise RecordError(f"augen {result['augen']!r} disagree with the replay ({list(game.result.augen)})")
+        _check_result(game, "-".join(str(p) for p in _score_list(result, "points", n)))
+        _check_result_obj(result, game.result)
     return GameRecord(
         dict(tags),
         variant,
@@ -1027,6 +1036,19 @@ def _game_from_obj(obj: Any) -> GameRecord:
         game.result,
         tuple((int(a), str(t)) for a, t in comments),
     )
+
+
+def _check_result_obj(result: dict[str, Any], actual: Result) -> None:
+    """The reason, the contract, the declarer and the Augen of a JSON result, where given, must match the replay."""
+    replayed = {"reason": actual.reason.value, **_contract_fields(actual)}
+    for key, value in replayed.items():
+        if key in result and result[key] != value:
+            raise RecordError(f"{key} {result[key]!r} disagrees with the replay ({value})")
+    for key in result.keys() - replayed.keys() - {"points", "augen"}:
+        if key in _CONTRACT_FIELDS:
+            raise RecordError(f"{key} {result[key]!r} disagrees with the replay (none)")
+    if "augen" in result and tuple(_score_list(result, "augen", 2)) != actual.augen:
+        raise RecordError(f"augen {result['augen']!r} disagree with the replay ({list(actual.augen)})")
 
 
 def _expect_keys(obj: dict[str, Any], kind: str) -> None:
@@ -1045,22 +1067,20 @@ def _field(obj: dict[str, Any], key: str, kind: type[T]) -> T:
     return value
 
 
-def _score_list(obj: dict[str, Any], key: str) -> list[int]:
+def _score_list(obj: dict[str, Any], key: str, size: int) -> list[int]:
     value = obj.get(key)
     if (
         not isinstance(value, list)
-        or len(value) != 2
+        or len(value) != size
         or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in value)
     ):
-        raise RecordError(f"{key!r} must be a list of two non-negative integers, not {value!r}")
+        raise RecordError(f"{key!r} must be a list of {_NUMBER_WORDS[size]} non-negative integers, not {value!r}")
     return value
 
 
 def _record_obj(record: Record) -> dict[str, Any]:
     if isinstance(record, GameRecord):
         return _game_obj(record)
-    if not isinstance(record, MatchRecord):
-        return record.to_json()
     return {"format": _JSON_FORMAT, "type": "match", "games": [_game_obj(g) for g in record.games]}
 
 
@@ -1069,10 +1089,6 @@ def _record_from_obj(obj: Any) -> Record:
         raise RecordError(f"a JSON record is an object, not {type(obj).__name__}")
     kind = obj.get("type", "game")
     if kind == "game":
-        from bummerl.table.record import TableGameRecord, is_table_variant_name
-
-        if is_table_variant_name(obj.get("variant")):
-            return TableGameRecord.from_json(obj)
         return _game_from_obj(obj)
     if kind != "match":
         raise RecordError(f"unknown JSON record type {kind!r}; expected 'game' or 'match'")
@@ -1113,8 +1129,6 @@ def dumps(record: Record, format: Format = "text") -> str:
         raise ValueError(f"format must be 'text' or 'json', not {format!r}")
     if isinstance(record, GameRecord):
         return _game_text(record)
-    if not isinstance(record, MatchRecord):
-        return record.dumps("text")
     return "\n".join(_game_text(g) for g in record.games)
 
 
@@ -1154,7 +1168,7 @@ def loads_all(text: str, format: Format | None = None) -> list[Record]:
     return list(iter_records(io.StringIO(text), format))
 
 
-def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord | TableGameRecord]:
+def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord]:
     """Each game in ``fp``, read and replayed one at a time (a match's games one by one)."""
     lines = _Lines(fp)
     if format is None:
@@ -1178,15 +1192,15 @@ def iter_games(fp: IO[str], format: Format | None = None) -> Iterator[GameRecord
     if format != "text":
         raise ValueError(f"format must be 'text' or 'json', not {format!r}")
     while True:
-        game = read_game(lines, _AnyGameBuilder())
+        game = read_game(lines)
         if game is None:
             return
         yield game
 
 
 def iter_records(fp: IO[str], format: Format | None = None) -> Iterator[Record]:
-    """Each record in ``fp``: single games, and runs of games sharing a ``Match`` tag
-    as one :class:`MatchRecord` (replayed as a match).  Streams: only the current
+    """Each record in ``fp``: single games, and runs of two-player games sharing a ``Match``
+    tag as one :class:`MatchRecord` (replayed as a match).  Streams: only the current
     match is held in memory."""
     pending: list[GameRecord] = []
 
@@ -1197,11 +1211,11 @@ def iter_records(fp: IO[str], format: Format | None = None) -> Iterator[Record]:
         return record
 
     for game in iter_games(fp, format):
-        # Table games are single games (their matches have no record form yet).
-        ident = game.tags.get("Match") if isinstance(game, GameRecord) else None
+        # A table game's Match tag only names its match: it is read alone (see _match_variant).
+        ident = game.tags.get("Match") if _match_variant(game.variant) is not None else None
         if pending and ident != pending[0].tags.get("Match"):
             yield flush()
-        if ident is None or not isinstance(game, GameRecord):
+        if ident is None:
             yield game
         else:
             pending.append(game)

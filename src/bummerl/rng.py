@@ -40,6 +40,10 @@ from typing import TypeVar
 __all__ = ["SplitMix64", "derive_key", "derive_seed", "key_commitment", "keyed_seed"]
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_GAMMA = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
 T = TypeVar("T")
 
 
@@ -65,17 +69,35 @@ class SplitMix64:
         """A uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - _SPAN % n
+        # next_u64() written out: this is called at every shuffle step and bot choice.
+        state = self.state
         while True:
-            x = self.next_u64()
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = state
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates, last position first)."""
+        # below(i + 1) written out (the same stream): a deal is a shuffle, and self-play deals all the time.
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                state = (state + _GAMMA) & _MASK
+                z = ((state ^ (state >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 def derive_seed(seed: int, *path: int) -> int:

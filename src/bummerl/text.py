@@ -14,18 +14,25 @@ True
 Trump: ... · face-up card: ... · talon: 9 cards
 
 No function here looks at a :class:`~bummerl.game.Game`'s hidden state: views
-and results only.
+and results only — except :class:`RecordNarrator`, which tells a *record*, and a
+record hides nothing: it shows every hand, the talon and each card laid away.
 """
 
 from __future__ import annotations
 
-from bummerl.actions import Action, ActionKind
-from bummerl.cards import Card, Suit, sort_hand
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bummerl import events as ev
+from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
+from bummerl.cards import Card, Suit, marriage_value, sort_hand
+from bummerl.game import Game
 from bummerl.i18n import Messages
-from bummerl.variants import EndReason, GameResult
+from bummerl.variants import EndReason, GameResult, TableVariant, Variant
 from bummerl.view import PlayerView
 
 __all__ = [
+    "RecordNarrator",
     "describe_action",
     "marriage_value",
     "marriage_word",
@@ -36,11 +43,6 @@ __all__ = [
     "result_sentence",
     "sort_hand",
 ]
-
-
-def marriage_value(suit: Suit, trump: Suit) -> int:
-    """20, or 40 in trumps (seeds/000: "Eine Ansage mit Atout zählt 40 Augen")."""
-    return 40 if suit == trump else 20
 
 
 def marriage_word(value: int, msgs: Messages) -> str:
@@ -205,3 +207,191 @@ def result_sentence(result: GameResult, me: int, msgs: Messages, by_66: bool = F
 def reason_word(reason: EndReason, msgs: Messages) -> str:
     """A short name of how a game ended."""
     return msgs("reason_" + reason.value)
+
+
+class RecordNarrator:
+    """Tells a recorded game of any variant from the events of its replay, every card shown.
+
+    A record is public, so nothing is hidden: the hands as dealt, the talon,
+    every card drawn, taken up or laid away.  :meth:`deal` tells the cards
+    dealt before the first action (the two-player games; a table game deals at
+    its cut or knock, an event), :meth:`tell` the events of one action
+    (:meth:`bummerl.game.Game.apply`), :meth:`end` an unfinished game's last
+    words.  It counts the tricks and remembers the contract and the doubling,
+    for the result.  ``names`` are the players' names by seat (the record's
+    ``SeatN`` tags; ``?`` or empty: no name).
+
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("dreierschnapsen", seed=4, dealer=2)
+    >>> narrator = RecordNarrator(Messages("en"), "french", game.variant, {1: "anna"})
+    >>> narrator.deal(game)
+    []
+    >>> lines = narrator.tell(game.apply("knock"), game)
+    >>> lines[0], lines[2].startswith("Player 1 (anna): ")
+    ('Player 1 (anna): knock (all cards at once).', True)
+    """
+
+    def __init__(self, msgs: Messages, faces: str, variant: Variant, names: Mapping[int, str]) -> None:
+        self.msgs = msgs
+        self.faces = faces
+        self.variant = variant
+        self.names = dict(names)
+        self.tricks = 0
+        #: The contract fixed by a table game's bidding (``None``: none yet, or a two-player game).
+        self.contract: str | None = None
+        self.doubling = 0
+        self._trick: list[tuple[int, Card]] = []
+
+    # ------------------------------------------------------------ words
+    def who(self, seat: int) -> str:
+        """The seat number with the player's name: ``1 (anna)``."""
+        name = self.names.get(seat, "?")
+        return str(seat) if name in ("", "?") else f"{seat} ({name})"
+
+    def _player(self, seat: int) -> str:
+        return self.msgs("replay_player", p=self.who(seat))
+
+    def _subject(self, seat: int) -> str:
+        return self.msgs("replay_player_start", p=self.who(seat))
+
+    def _card(self, card: Card) -> str:
+        return card.name(self.faces, self.msgs.lang)
+
+    def _cards(self, cards: Iterable[Card]) -> str:
+        return ", ".join(self._card(c) for c in cards) or "-"
+
+    def _suit(self, suit: Suit) -> str:
+        return suit.name_in(self.faces, self.msgs.lang)
+
+    # ------------------------------------------------------------ the story
+    def deal(self, game: Game) -> list[str]:
+        """The hands from Vorhand on and what lies beside them, if the cards are dealt yet."""
+        if not any(game.hands):
+            return []
+        m = self.msgs
+        n = game.players
+        trump: Suit | None = getattr(game, "trump", None)  # a table game's is called after its deal
+        lines = [
+            m("replay_hand", p=self.who(p), cards=self._cards(sort_hand(game.hands[p], trump)))
+            for p in ((game.dealer + 1 + i) % n for i in range(n))
+        ]
+        talon: Sequence[Card] = getattr(game, "talon", ())
+        # The two-player games turn a trump card up under the talon, which is drawn from;
+        # a table game's trump is called later, and its talon (Dreierschnapsen) lies.
+        face_up: Card | None = getattr(game, "trump_card", None)
+        if face_up is not None:
+            lines.append(m("replay_trump", suit=self._suit(face_up.suit), card=self._card(face_up)))
+            lines.append(m("replay_talon", cards=self._cards(reversed(talon))))
+        elif talon:
+            lines.append(m("replay_talon_lying", cards=self._cards(talon)))
+        return lines
+
+    def tell(self, events: Iterable[ev.Event], game: Game) -> list[str]:
+        """The lines telling the events of one action; ``game`` is the game after it (for a deal)."""
+        lines: list[str] = []
+        drawn: list[str] = []
+        for event in events:
+            if isinstance(event, ev.Draw):
+                drawn.append(f"{self.who(event.seat)} {self._card(event.card)}")
+                continue
+            if drawn:
+                lines.append(self.msgs("replay_draws", items="; ".join(drawn)))
+                drawn = []
+            lines += self.describe(event)
+            if isinstance(event, ev.Cut | ev.Knock):
+                lines += self.deal(game)
+        if drawn:
+            lines.append(self.msgs("replay_draws", items="; ".join(drawn)))
+        return lines
+
+    def describe(self, event: ev.Event) -> list[str]:
+        """The lines of one event (a card played is told with its trick)."""
+        m = self.msgs
+        match event:
+            case ev.Play(seat, card):
+                self._trick.append((seat, card))
+                return []
+            case ev.Trick(cards=cards, winner=winner):
+                self.tricks += 1
+                self._trick = []
+                played = " – ".join(f"{self._player(s)} {self._card(c)}" for s, c in cards)
+                return [m("replay_trick_cards", n=self.tricks, cards=played, winner=self.who(winner))]
+            case ev.Marriage(seat, suit, value):
+                word = marriage_word(value, m)
+                return [m("replay_marriage", p=self.who(seat), value=word, suit=self._suit(suit))]
+            case ev.Declare(seat):
+                return [m("replay_declare", p=self.who(seat))]
+            case ev.Exchange(seat, took, gave):
+                return [m("replay_exchange", p=self.who(seat), low=self._card(gave), card=self._card(took))]
+            case ev.Close(seat):
+                return [m("replay_close", p=self.who(seat))]
+            case ev.GameEnd(result):
+                return [self.result(result)]
+        return self._describe_table(event)
+
+    def _describe_table(self, event: ev.Event) -> list[str]:
+        """The events before the card play of a table game."""
+        m = self.msgs
+        match event:
+            case ev.Cut(seat):
+                return [m("cut", who=self._subject(seat))]
+            case ev.Knock(seat):
+                return [m("knock", who=self._subject(seat))]
+            case ev.TrumpCall(seat, suit, None):
+                return [m("trump_call", who=self._subject(seat), suit=self._suit(suit))]
+            case ev.TrumpCall(seat, suit, card) if card is not None:
+                return [m("trump_turn", who=self._subject(seat), card=self._card(card), suit=self._suit(suit))]
+            case ev.Bid(seat, contract):
+                return [m("bid", who=self._subject(seat), contract=self._title(contract))]
+            case ev.Pass(seat):
+                return [m("pass", who=self._subject(seat))]
+            case ev.Contract(contract, declarer):
+                self.contract = contract
+                return [m("contract", contract=self._title(contract), who=self._player(declarer))]
+            case ev.Double(seat, level):
+                self.doubling = level
+                return [m("double", who=self._subject(seat), word=DOUBLE_NAMES[level - 1].title())]
+            case ev.TalonTaken(seat, cards):
+                return [m("take_talon_cards", who=self._subject(seat), cards=self._cards(cards))]
+            case ev.TalonLeft(seat):
+                return [m("skip_talon", who=self._subject(seat))]
+            case ev.Discard(seat, card):
+                return [m("discard_card", who=self._subject(seat), card=self._card(card))]
+        raise AssertionError(f"no narration for {event!r}")  # pragma: no cover - every event is told
+
+    def _title(self, contract: str) -> str:
+        return TableVariant.find(self.variant).contract(contract).title
+
+    def result(self, result: Any) -> str:
+        """The result line: who scores what and why, with the Augen.
+
+        A two-player game's Augen are each seat's; a table game's (one with a
+        contract) the declarer's side's and the defenders'.
+        """
+        m = self.msgs
+        winners = [s for s in range(self.variant.players) if result.points_of(s) > 0]
+        reason = m("reason_" + result.reason.value)
+        a, b = result.augen
+        if not winners:
+            return m("replay_result", text=m("replay_stand", reason=reason, a0=a, a1=b))
+        # Schnorps counts in Marken; a table game's result has no unit of its own.
+        unit = m.unit(getattr(result, "unit", "game points"), result.points)
+        points = m("points", n=result.points, unit=unit)
+        if self.contract is None:
+            text = m("replay_result_text", winner=self.who(winners[0]), points=points, reason=reason, a0=a, a1=b)
+            return m("replay_result", text=text)
+        mult = f", x{1 << self.doubling}" if self.doubling else ""
+        names = ", ".join(self._player(s) for s in winners)
+        won = m("table_result", winners=names, points=points, reason=reason, mult=mult)
+        return f"{won} {m('table_augen', a=a, b=b)}"
+
+    def end(self, game: Game) -> list[str]:
+        """The last lines of an unfinished game: the cards of the trick on the table, and that it goes on."""
+        if game.is_over:
+            return []
+        lines = []
+        if self._trick:
+            cards = ", ".join(f"{self._player(s)} {self._card(c)}" for s, c in self._trick)
+            lines.append(self.msgs("table_trick", cards=cards))
+        lines.append(self.msgs("replay_unfinished"))
+        return lines

@@ -5,7 +5,8 @@ Two questions, answered once for the whole family:
 * :func:`trick_winner` — who takes a trick (highest trump, else highest card of
   the led suit);
 * :func:`legal_follows` — which cards a player may add to a trick under the
-  follow rules in force.
+  follow rules in force; :func:`follow_refusal` says why a card may not, naming
+  the :class:`~bummerl.errors.Rule` it breaks, for every engine.
 
 The follow rules are the seeds' ladder (seeds/000: "mit einer höheren Karte der
 angespielten Farbe stechen ... eine niedrigere Karte der angespielten Farbe
@@ -22,6 +23,9 @@ a partner's card)").
 ['Kh']
 >>> trick_winner(parse_cards("Qh Ah"), Suit.SPADES)
 1
+>>> rule, detail = follow_refusal(Card.parse("As"), hand, trick, Suit.SPADES)
+>>> rule.name, detail
+('FARBZWANG', 'As may not follow Qh; allowed: Kh')
 
 This module knows nothing of talons, players or scores.
 """
@@ -32,8 +36,18 @@ import enum
 from collections.abc import Sequence
 
 from bummerl.cards import Card, Rank, Suit
+from bummerl.errors import Refusal, Rule
 
-__all__ = ["FollowRules", "RankOrder", "beats", "explain_follow", "legal_follows", "rank_order", "trick_winner"]
+__all__ = [
+    "FollowRules",
+    "RankOrder",
+    "beats",
+    "explain_follow",
+    "follow_refusal",
+    "legal_follows",
+    "rank_order",
+    "trick_winner",
+]
 
 
 class FollowRules(enum.Enum):
@@ -45,6 +59,10 @@ class FollowRules(enum.Enum):
     #: Farbzwang before Stichzwang, trump when void, over-trump when possible.
     STRICT = "strict"
 
+
+#: An alias: an enum member is looked up through its metaclass, several times as
+#: slow as a module global (CPython 3.11), and every follow asks.
+_FREE = FollowRules.FREE
 
 #: A rank-strength table: ``order[int(rank)]`` is the rank's strength within its
 #: suit.  ``None`` everywhere means the natural order A, 10, K, O, U (9, 8, 7).
@@ -100,7 +118,7 @@ def legal_follows(
     else (``must_undertrump``) any trump; else any card.  The order of ``hand``
     is kept.  ``order`` ranks the cards within a suit (see :data:`RankOrder`).
     """
-    if rules is FollowRules.FREE or not trick:
+    if rules is _FREE or not trick:
         return list(hand)
     led = trick[0].suit
     # A lone lead is winning: the two-player game asks this every trick.
@@ -145,12 +163,45 @@ def explain_follow(
     (must beat with a higher card of the led suit), ``"trumpfzwang"`` (must trump
     when void) or ``"ueberstechen"`` (must over-trump).
     """
-    allowed = legal_follows(hand, trick, trump, FollowRules.STRICT, must_undertrump, order)
+    if card in legal_follows(hand, trick, trump, FollowRules.STRICT, must_undertrump, order):
+        return None
+    return _failure(card, hand, trick[0].suit, trump)
+
+
+def follow_refusal(
+    card: Card,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit | None,
+    rules: FollowRules = FollowRules.STRICT,
+    must_undertrump: bool = True,
+    order: RankOrder | None = None,
+) -> Refusal | None:
+    """The rule ``card`` of ``hand`` breaks if added to the non-empty ``trick``, or ``None``.
+
+    The one explanation of :func:`legal_follows` for every engine: the rule
+    (Farbzwang, Stichzwang, Trumpfzwang, Überstechen) and a detail naming the
+    cards that may be played.  ``card`` is assumed to be in ``hand``.
+    """
+    allowed = legal_follows(hand, trick, trump, rules, must_undertrump, order)
     if card in allowed:
         return None
-    led = trick[0].suit
+    rule = _FOLLOW_RULES[_failure(card, hand, trick[0].suit, trump)]
+    return rule, f"{card.code} may not follow {trick[0].code}; allowed: {', '.join(c.code for c in allowed)}"
+
+
+def _failure(card: Card, hand: Sequence[Card], led: Suit, trump: Suit | None) -> str:
+    """Which step of the follow ladder an illegal ``card`` skips."""
     if any(c.suit == led for c in hand):
         return "stichzwang" if card.suit == led else "farbzwang"
     if card.suit == trump:
         return "ueberstechen"
     return "trumpfzwang"
+
+
+_FOLLOW_RULES = {
+    "farbzwang": Rule.FARBZWANG,
+    "stichzwang": Rule.STICHZWANG,
+    "trumpfzwang": Rule.TRUMPFZWANG,
+    "ueberstechen": Rule.UEBERSTECHEN,
+}

@@ -42,8 +42,8 @@ CHROMIUM_ARGS = [
 
 SCREENSHOTS = Path(os.environ.get("BUMMERL_SCREENSHOTS", Path(__file__).resolve().parent / "screenshots"))
 
-# The server as its own process, as `bummerl serve` runs it: a bot thinks in a thread of it, analyses use the fast "easy" level so the
-# post-game analysis is there within the tests' time.
+# The server as its own process, as `bummerl serve` runs it: a bot thinks in a thread of it, analyses use the fast
+# "easy" level so the post-game analysis is there within the tests' time.
 _SERVER_CODE = """
 import sys
 from pathlib import Path

@@ -52,7 +52,7 @@ def test_the_page_runs_under_its_content_security_policy(
     assert answer is not None and answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
     page.locator("#start").wait_for()
-    page.select_option("#opponent", "random")
+    page.select_option("#seat-1", "random")
     page.click("#start")
     page.wait_for_url(re.compile(r"#/table/"))
     page.locator(".seat-bottom .hand .card svg").first.wait_for()
@@ -60,7 +60,7 @@ def test_the_page_runs_under_its_content_security_policy(
 
     page.goto(server.url + "/#/")
     page.locator("#start").wait_for()
-    page.select_option("#opponent", "friend")
+    page.select_option("#seat-1", "friend")
     page.click("#start")
     page.locator("#copy-invite").wait_for()
 

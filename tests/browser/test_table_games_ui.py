@@ -46,7 +46,13 @@ class StateTap:
 
     def __init__(self, page: Page) -> None:
         self.states: list[dict[str, Any]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        #: The address of every WebSocket the page opened.
+        self.urls: list[str] = []
+        page.on("websocket", self._opened)
+
+    def _opened(self, ws: Any) -> None:
+        self.urls.append(ws.url)
+        ws.on("framereceived", self._frame)
 
     def _frame(self, payload: str | bytes) -> None:
         message = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
@@ -86,13 +92,13 @@ def test_a_bauernschnapsen_game_against_bots_by_clicks(
     errors = page_errors(page)
     tap = StateTap(page)
     page.goto(server.url + "/#/")
-    page.click("#tg-variant-bauernschnapsen")
+    page.click("#variant-bauernschnapsen")
     # A fixed seed: the heuristic bots and this test's choices then play one and the same game every run.
     page.click(".seed-field summary")
     page.fill("#seed", str(SEED))
     for seat in (1, 2, 3):
-        page.select_option(f"#tg-seat-{seat}", "heuristic")
-    page.click("#tg-start")
+        page.select_option(f"#seat-{seat}", "heuristic")
+    page.click("#start")
     page.wait_for_selector("#tgame")
     clicked = {"bid": 0, "card": 0}
     deadline = time.monotonic() + 30
@@ -145,6 +151,25 @@ def test_a_bauernschnapsen_game_against_bots_by_clicks(
     # The English page says the same in English.
     page.select_option("#lang-select", "en")
     page.wait_for_selector("text=Game over")
+    # One address and one socket path for every variant (issue 11); the state's kind chose the page.
+    assert re.search(r"#/table/[\w-]+$", page.url), page.url
+    assert tap.urls and all("/ws/tables/" in url for url in tap.urls), tap.urls
+    assert {s["kind"] for s in tap.states} == {"table_game"}
+    # The history lists the game with all four players, the result and the contract.
+    result = state["game_over"]["result"]
+    row = page.locator('table.games tbody tr[data-kind="table_game"]')
+    for _ in range(40):
+        page.goto(server.url + "/#/history")
+        page.locator("table.games, .history .muted").first.wait_for()
+        if row.count():
+            break
+        page.wait_for_timeout(250)
+    players = row.first.locator("td.players").inner_text()
+    assert players.count(" – ") == 3 and players.count("Computer (heuristic)") == 3, players
+    if result["reason"] != "redeal":
+        assert f"+{result['points']} (" in row.first.locator("td.result").inner_text()
+    assert row.first.locator("a.record-link").count() == 1 and row.first.locator("a.replay-link").count() == 0
+    shot(page, "history-table-game-en")
     errors.check()
 
 
@@ -156,19 +181,60 @@ def test_house_rules_chosen_on_the_page_reach_the_table(
     page = new_context(locale="en-GB").new_page()
     errors = page_errors(page)
     page.goto(server.url + "/#/")
-    page.click("#tg-variant-dreierschnapsen")
-    page.click("#tg-options summary")
-    assert page.is_checked("#tg-opt-bettler")
-    assert page.locator("label[for=tg-opt-may_skip_talon]").inner_text().strip()  # Dreierschnapsen's own option
-    page.uncheck("#tg-opt-bettler")
-    page.select_option("#tg-opt-max_doubling", "1")
-    assert page.locator("#tg-opt-max_doubling option:checked").inner_text() == "Kontra"
+    page.click("#variant-dreierschnapsen")
+    page.click("#options summary")
+    assert page.is_checked("#opt-bettler")
+    assert page.locator("label[for=opt-may_skip_talon]").inner_text().strip()  # Dreierschnapsen's own option
+    page.uncheck("#opt-bettler")
+    page.select_option("#opt-max_doubling", "1")
+    assert page.locator("#opt-max_doubling option:checked").inner_text() == "Kontra"
     for seat in (1, 2):
-        page.select_option(f"#tg-seat-{seat}", "random")
-    page.click("#tg-start")
+        page.select_option(f"#seat-{seat}", "random")
+    page.click("#start")
     page.wait_for_selector("#tgame")
     table_id = page.evaluate("location.hash").rsplit("/", 1)[1]
-    summary = json.loads(page.evaluate(f"fetch('/api/table-games/{table_id}').then(r => r.text())"))
+    summary = json.loads(page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.text())"))
     assert summary["variant"] == "dreierschnapsen"
     assert summary["options"] == {"bettler": False, "max_doubling": 1}
     errors.check()
+
+
+def test_a_table_game_in_play_is_listed_with_the_others_and_watched_from_the_list(
+    server: LiveServer, new_context: NewContext, page_errors: Errors
+) -> None:
+    """One "tables in play" list for every variant: a Dreierschnapsen table opened from the lobby's one form is
+    in it, and a spectator who follows the link (or an old ``#/tgame-watch/`` bookmark) watches the table game,
+    with no hand."""
+    page = new_context(locale="en-GB").new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/#/")
+    page.click("#variant-dreierschnapsen")
+    assert page.locator("#seat-1").is_visible() and page.locator("#seat-2").is_visible()
+    assert page.locator("#seat-3").count() == 0
+    page.fill("#player-name", "Uli")
+    page.click("#start")
+    page.wait_for_selector("#tgame")
+    table_id = page.evaluate("location.hash").rsplit("/", 1)[1]
+
+    watcher = new_context(locale="de-AT").new_page()
+    watcher_errors = page_errors(watcher)
+    tap = StateTap(watcher)
+    watcher.goto(server.url + "/#/")
+    link = watcher.locator(f'#live-tables a[href="#/watch/{table_id}"]')
+    link.wait_for()
+    assert link.get_attribute("data-kind") == "table_game" and "Uli" in link.inner_text()
+    link.click()
+    watcher.wait_for_selector("#tgame")
+    wait_until(watcher, lambda: bool(tap.states), "the spectator's state")
+    assert tap.states[-1]["role"] == "spectator" and tap.states[-1]["kind"] == "table_game"
+    assert watcher.locator("#tg-hand").count() == 0
+    # The address of three- and four-player tables before issue 11 still opens the table.
+    watcher.goto(f"{server.url}/#/tgame-watch/{table_id}")
+    watcher.wait_for_url(re.compile(rf"#/watch/{table_id}$"))
+    watcher.wait_for_selector("#tgame")
+    # Switching the lobby to a two-player variant offers one opponent again.
+    page.goto(server.url + "/#/")
+    page.click("#variant-schnapsen")
+    assert page.locator("#seat-1").is_visible() and page.locator("#seat-2").count() == 0
+    errors.check()
+    watcher_errors.check()

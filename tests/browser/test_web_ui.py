@@ -134,7 +134,7 @@ def start_game(
     page.check(f"#variant-{variant}")
     if auto_declare is not None:
         page.set_checked("#opt-auto_declare", auto_declare)
-    page.select_option("#opponent", opponent)
+    page.select_option("#seat-1", opponent)
     page.fill("#player-name", "Anna")
     if seed is not None:
         page.click("details.seed-field summary")

@@ -1,9 +1,13 @@
-"""Computer players: a common interface and a registry by name.
+"""Computer players: a common interface and one registry by name for every variant.
 
 A bot is anything with a ``name`` and a ``choose(view) -> Action`` method; it
-sees only a :class:`~bummerl.view.PlayerView`, never the full game.  Bots are
-made by name with :func:`make_bot`; randomness comes from the seed they are
-given, so a seeded arena run is reproducible.
+sees only a view (a :class:`~bummerl.view.PlayerView` of a two-player game or
+a :class:`~bummerl.table.view.TableView` of a table game), never the full
+game.  Every bot is registered once with the games it plays, counted in
+players: the search levels ``easy`` .. ``expert`` play the two-player
+variants, ``search`` the table games, ``random`` and ``heuristic`` all six.
+:func:`make_bot` makes one by name for a variant; randomness comes from the
+seed it is given, so a seeded arena run is reproducible.
 
 >>> from bummerl.game import Game
 >>> bot = make_bot("random", seed=1)
@@ -13,29 +17,63 @@ True
 >>> make_bot("nonsense")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bummerl.bots.UnknownBotError: unknown bot 'nonsense'; known bots: random, ...
+bummerl.bots.UnknownBotError: unknown bot 'nonsense'; bots that play Schnapsen (weich): random, heuristic, ...
+
+The variant picks the bots that can play it:
+
+>>> from bummerl.variants import find_table_variant
+>>> dreier = find_table_variant("dreierschnapsen")
+>>> bot_names(dreier)
+['random', 'heuristic', 'search']
+>>> bot_info("heuristic").plays(dreier), bot_info("expert").plays(dreier)
+(True, False)
+>>> make_bot("expert", variant=dreier)
+Traceback (most recent call last):
+...
+bummerl.bots.UnknownBotError: bot 'expert' does not play Dreierschnapsen; bots that do: random, heuristic, search
+
+``cmd:<command line>`` names a program speaking the bot protocol
+(:class:`~bummerl.protocol.ProcessBot`, docs/protocol.md) for any variant.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
+from collections.abc import Callable, Collection
+from typing import Any, Protocol, overload, runtime_checkable
 
 from bummerl.actions import Action
 from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
-from bummerl.variants import TableVariant, TwoPlayerVariant
-from bummerl.view import PlayerView
+from bummerl.variants import Variant, find_variant
 
-if TYPE_CHECKING:
-    from bummerl.bots.table_bots import TableBot
+__all__ = [
+    "EVERY_GAME",
+    "TABLE_GAMES",
+    "TWO_PLAYER",
+    "Bot",
+    "BotInfo",
+    "RandomBot",
+    "UnknownBotError",
+    "bot_info",
+    "bot_names",
+    "make_bot",
+    "register_bot",
+]
 
-__all__ = ["Bot", "BotInfo", "RandomBot", "UnknownBotError", "bot_info", "bot_names", "make_bot", "register_bot"]
+#: ``plays`` of a bot for the two-player variants (Schnapsen, scharf, 66, Schnorps).
+TWO_PLAYER: tuple[int, ...] = (2,)
+#: ``plays`` of a bot for the table games (Dreierschnapsen, Bauernschnapsen).
+TABLE_GAMES: tuple[int, ...] = (3, 4)
+#: ``plays`` of a bot for all six variants.
+EVERY_GAME: tuple[int, ...] = (2, 3, 4)
+
+#: The variant of :func:`make_bot` without one: Schnapsen, as before table games had bots.
+_DEFAULT_VARIANT = "schnapsen"
 
 
 class UnknownBotError(BummerlError):
-    """A bot name that the registry does not know."""
+    """A bot name that the registry does not know, or a bot that does not play the variant."""
 
 
 @runtime_checkable
@@ -44,81 +82,144 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: PlayerView) -> Action:
-        """A legal action for the player of ``view`` (whose turn it is)."""
+    def choose(self, view: Any) -> Action:
+        """A legal action for the player of ``view`` (whose turn it is).
+
+        ``view`` is the view of a game the bot plays: a :class:`~bummerl.view.PlayerView`
+        or a :class:`~bummerl.table.view.TableView` (the view types become one with issue 11).
+        """
         ...
 
 
 @dataclasses.dataclass(frozen=True)
 class BotInfo:
-    """A registry entry: how to make the bot and what it is."""
+    """A registry entry: how to make the bot, what it is and which games it plays."""
 
     name: str
-    factory: Callable[[int], Bot]
+    #: ``factory(seed, variant)`` makes the bot for ``variant``.
+    factory: Callable[[int, Variant], Bot]
     description: str
     aliases: tuple[str, ...] = ()
+    #: The numbers of players of the games the bot plays (:data:`TWO_PLAYER`, :data:`TABLE_GAMES`, ...).
+    players: tuple[int, ...] = TWO_PLAYER
+
+    def plays(self, variant: Variant) -> bool:
+        """Whether this bot plays ``variant``."""
+        return variant.players in self.players
+
+    def make(self, seed: int, variant: Variant) -> Bot:
+        """A new bot for ``variant`` (:class:`UnknownBotError` if it does not play it).
+
+        Unlike :func:`make_bot` this never starts a program: only registered bots
+        are made (what a server that takes bot names from the network needs).
+        """
+        if not self.plays(variant):
+            raise _does_not_play(self.name, variant)
+        return self.factory(seed, variant)
 
 
 _REGISTRY: dict[str, BotInfo] = {}
 
 
-def register_bot(name: str, factory: Callable[[int], Bot], description: str, aliases: tuple[str, ...] = ()) -> None:
-    """Add a bot to the registry; ``factory(seed)`` makes one."""
-    info = BotInfo(name, factory, description, aliases)
+@overload
+def register_bot(name: str, factory: Callable[[int], Bot], description: str, aliases: tuple[str, ...] = ()) -> None: ...
+
+
+@overload
+def register_bot(
+    name: str,
+    factory: Callable[[int, Variant], Bot],
+    description: str,
+    aliases: tuple[str, ...] = (),
+    *,
+    plays: Collection[int],
+) -> None: ...
+
+
+def register_bot(
+    name: str,
+    factory: Callable[..., Bot],
+    description: str,
+    aliases: tuple[str, ...] = (),
+    *,
+    plays: Collection[int] | None = None,
+) -> None:
+    """Add a bot to the registry under ``name`` and its ``aliases``.
+
+    ``plays`` lists the numbers of players of the games the bot plays
+    (:data:`TWO_PLAYER`, :data:`TABLE_GAMES`, :data:`EVERY_GAME`); with it,
+    ``factory(seed, variant)`` makes the bot for a variant, so one name can
+    stand for one implementation per family.  Without ``plays`` the bot plays
+    the two-player variants and ``factory(seed)`` makes it (the registry's
+    first form, still used by bots of a single implementation).
+    """
+    if plays is None:
+        one_argument: Callable[[int], Bot] = factory
+
+        def by_variant(seed: int, variant: Variant) -> Bot:
+            return one_argument(seed)
+
+        info = BotInfo(name, by_variant, description, aliases, TWO_PLAYER)
+    else:
+        counts = tuple(sorted(set(plays)))
+        if not counts or not set(counts) <= set(EVERY_GAME):
+            raise ValueError(f"plays must name player counts 2, 3 or 4, not {plays!r}")
+        info = BotInfo(name, factory, description, aliases, counts)
     for key in (name, *aliases):
         _REGISTRY[key] = info
 
 
-def bot_names() -> list[str]:
-    """The canonical names of all registered bots, in registration order."""
+def bot_names(variant: Variant | None = None) -> list[str]:
+    """The canonical names of the registered bots that play ``variant`` (all bots without one),
+    in registration order."""
     _load_builtin()
     seen: dict[str, None] = {}
     for info in _REGISTRY.values():
-        seen[info.name] = None
+        if variant is None or info.plays(variant):
+            seen[info.name] = None
     return list(seen)
 
 
-def bot_info(name: str) -> BotInfo:
-    """The registry entry for ``name`` (or an alias)."""
+def bot_info(name: str, variant: Variant | None = None) -> BotInfo:
+    """The registry entry for ``name`` (or an alias); with ``variant``, only if the bot plays it.
+
+    Raises :class:`UnknownBotError` naming the bots there are (that play ``variant``).
+    """
     _load_builtin()
-    try:
-        return _REGISTRY[name.strip().lower()]
-    except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
+    info = _REGISTRY.get(name.strip().lower())
+    if info is None:
+        if variant is None:
+            raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        raise UnknownBotError(f"unknown bot {name!r}; bots that play {variant.title}: {', '.join(bot_names(variant))}")
+    if variant is not None and not info.plays(variant):
+        raise _does_not_play(info.name, variant)
+    return info
 
 
-@overload
-def make_bot(name: str, seed: int = 0, variant: TwoPlayerVariant | None = None) -> Bot: ...
+def _does_not_play(name: str, variant: Variant) -> UnknownBotError:
+    return UnknownBotError(f"bot {name!r} does not play {variant.title}; bots that do: {', '.join(bot_names(variant))}")
 
 
-@overload
-def make_bot(name: str, seed: int = 0, *, variant: TableVariant) -> TableBot: ...
+def make_bot(name: str, seed: int = 0, variant: Variant | None = None) -> Bot:
+    """A new bot called ``name`` for ``variant`` whose randomness comes from ``seed``.
 
-
-def make_bot(name: str, seed: int = 0, variant: TwoPlayerVariant | TableVariant | None = None) -> Bot | TableBot:
-    """A new bot called ``name`` whose randomness comes from ``seed``.
-
-    ``cmd:<command line>`` makes a :class:`~bummerl.protocol.ProcessBot`: a
-    program in any language speaking the bot protocol (docs/protocol.md).
-    With a three- or four-player ``variant`` the bot is a table bot
-    (:func:`bummerl.bots.table_bots.make_table_bot`: ``random``, ``heuristic``,
-    ``search``) that reads a :class:`~bummerl.table.view.TableView`:
+    Without a variant the bot is made for Schnapsen.  ``cmd:<command line>``
+    makes a :class:`~bummerl.protocol.ProcessBot`: a program in any language
+    speaking the bot protocol (docs/protocol.md), for any variant; it gets
+    ``seed`` in the ``game_start`` of its first game.  Raises
+    :class:`UnknownBotError` for an unknown name or a bot that does not play
+    ``variant``, naming the bots that do.
 
     >>> from bummerl.variants import find_table_variant
     >>> make_bot("search", 1, variant=find_table_variant("dreier")).name
     'search'
     """
-    if isinstance(variant, TableVariant):
-        from bummerl.bots.table_bots import make_table_bot
-
-        if name.startswith("cmd:"):
-            raise UnknownBotError(f"the bot protocol is two-player only; {variant.title} needs a built-in table bot")
-        return make_table_bot(name, seed)
     if name.startswith("cmd:"):
         from bummerl.protocol import ProcessBot
 
-        return ProcessBot(name)
-    return bot_info(name).factory(seed)
+        return ProcessBot(name, seed=seed)
+    v = variant if variant is not None else find_variant(_DEFAULT_VARIANT)
+    return bot_info(name, v).factory(seed, v)
 
 
 class RandomBot:
@@ -128,14 +229,49 @@ class RandomBot:
         self.name = "random"
         self._rng = SplitMix64(seed)
 
-    def choose(self, view: PlayerView) -> Action:
-        actions = view.legal_actions()
+    def choose(self, view: Any) -> Action:
+        actions: list[Action] = view.legal_actions()
         if not actions:
             raise ValueError("no legal action: it is not this player's turn")
         return actions[self._rng.below(len(actions))]
 
 
-register_bot("random", RandomBot, "uniformly random legal actions")
+# --------------------------------------------------------- the built-in bots
+# ``random`` and ``heuristic`` are one name each with one implementation per
+# family: the variant picks it.  The implementations are imported when asked
+# for (the search bots are heavy); registered here, the names keep one order.
+def _random(seed: int, variant: Variant) -> Bot:
+    if variant.players == 2:
+        return RandomBot(seed)
+    from bummerl.bots.table_bots import TableRandomBot
+
+    return TableRandomBot(seed)
+
+
+def _heuristic(seed: int, variant: Variant) -> Bot:
+    if variant.players == 2:
+        from bummerl.bots.heuristic import HeuristicBot
+
+        return HeuristicBot(seed)
+    from bummerl.bots.table_bots import TableHeuristicBot
+
+    return TableHeuristicBot(seed)
+
+
+def _search(seed: int, variant: Variant) -> Bot:
+    from bummerl.bots.table_search import TableSearchBot
+
+    return TableSearchBot(seed)
+
+
+register_bot("random", _random, "uniformly random legal actions", plays=EVERY_GAME)
+register_bot(
+    "heuristic",
+    _heuristic,
+    "rule-based: marriages, exchange, sure tricks, cheap takes; at the table games safe bids and Kontra",
+    ("rules",),
+    plays=EVERY_GAME,
+)
 
 _BUILTIN_LOADED = False
 
@@ -153,5 +289,12 @@ def _load_builtin() -> None:
         importlib.import_module(module)
 
 
-#: Modules that call :func:`register_bot` when imported.
-_BUILTIN_MODULES: list[str] = ["bummerl.bots.heuristic", "bummerl.bots.levels"]
+register_bot(
+    "search",
+    _search,
+    "table games: sampled deals, each solved exactly (PIMC); bids and doubles like heuristic",
+    plays=TABLE_GAMES,
+)
+
+#: Modules that call :func:`register_bot` when imported (the two-player search levels).
+_BUILTIN_MODULES: list[str] = ["bummerl.bots.levels"]

@@ -29,7 +29,7 @@ accepted only for the common factory signature.
 >>> bot = HeuristicBot()
 >>> game = Game.deal("schnapsen", seed=3)
 >>> while not game.is_over:
-...     game.apply(bot.choose(game.view(game.to_move)))
+...     _ = game.apply(bot.choose(game.view(game.to_move)))
 >>> game.result.winner in (0, 1)
 True
 
@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bummerl.actions import Action, ActionKind
-from bummerl.bots import register_bot
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.tricks import beats
 from bummerl.view import PlayerView
@@ -294,10 +293,3 @@ def _keep_value(view: PlayerView, card: Card, pairs: set[Card]) -> tuple[int, in
             # The partner may still be drawn: keep the chance of a marriage.
             value += 4
     return (value, card.rank, card.index)
-
-
-def _factory(seed: int) -> HeuristicBot:
-    return HeuristicBot(seed)
-
-
-register_bot("heuristic", _factory, "rule-based: marriages, exchange, sure tricks, cheap takes", ("rules",))

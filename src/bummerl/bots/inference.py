@@ -17,8 +17,8 @@ all consistent ones (constructive sampling with the seeded
 exact late-game search), and :func:`world_game` turns a world into a full
 :class:`~bummerl.game.Game` for the open-card solver.
 
->>> from bummerl.game import Game
->>> game = Game.deal("schnapsen", seed=3)
+>>> from bummerl.two_player import TwoPlayerGame
+>>> game = TwoPlayerGame.deal("schnapsen", seed=3)
 >>> info = infer(game.view(0))
 >>> len(info.unseen), info.opponent_unknown, info.talon_size
 (14, 5, 9)
@@ -38,9 +38,9 @@ import itertools
 import math
 from collections.abc import Iterator
 
-from bummerl.cards import Card, Rank, Suit, format_cards
-from bummerl.game import Game, Trick
+from bummerl.cards import Card, Rank, Suit, card_order, format_cards
 from bummerl.rng import SplitMix64
+from bummerl.two_player import Trick, TwoPlayerGame
 from bummerl.view import PlayerView
 
 __all__ = [
@@ -102,11 +102,11 @@ def strict_from(view: PlayerView) -> int | None:
     (face-down cards plus the trump card, ``deck - 2 * hand`` cards) runs out
     after one trick per two cards.
 
-    >>> from bummerl.game import Game
-    >>> g = Game.deal("schnapsen", seed=2)
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> g = TwoPlayerGame.deal("schnapsen", seed=2)
     >>> strict_from(g.view(0))
     5
-    >>> g.close_talon(); strict_from(g.view(0))
+    >>> _ = g.close_talon(); strict_from(g.view(0))
     0
     """
     played_in_tricks = 2 * len(view.tricks) + (1 if view.lead is not None else 0)
@@ -123,7 +123,7 @@ def infer(view: PlayerView) -> Inference:
 
     Raises :class:`InconsistentViewError` if no world fits the view.
     """
-    unseen = tuple(sorted(view.unseen()))
+    unseen = tuple(sorted(view.unseen(), key=card_order))
     opp_known = frozenset(view.opponent_known)
     unknown = view.opponent_hand_size - len(opp_known)
     if unknown < 0 or unknown + view.talon_size != len(unseen):
@@ -170,8 +170,8 @@ def _proven_absent(view: PlayerView, unseen: tuple[Card, ...]) -> frozenset[Card
 def count_worlds(info: Inference) -> int:
     """How many distinct worlds fit; talon orders count only while they matter.
 
-    >>> from bummerl.game import Game
-    >>> count_worlds(infer(Game.deal("schnapsen", seed=3).view(0))) == math.comb(14, 5) * math.factorial(9)
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> count_worlds(infer(TwoPlayerGame.deal("schnapsen", seed=3).view(0))) == math.comb(14, 5) * math.factorial(9)
     True
     """
     n = math.comb(len(info.unseen) - len(info.forbidden), info.opponent_unknown)
@@ -188,8 +188,8 @@ def sample_world(info: Inference, rng: SplitMix64) -> World:
     allowed = list(info.allowed)
     rng.shuffle(allowed)
     k = info.opponent_unknown
-    hand = tuple(sorted(info.opponent_known)) + tuple(allowed[:k])
-    talon = allowed[k:] + sorted(info.forbidden)
+    hand = tuple(sorted(info.opponent_known, key=card_order)) + tuple(allowed[:k])
+    talon = allowed[k:] + sorted(info.forbidden, key=card_order)
     rng.shuffle(talon)
     return World(hand, tuple(talon))
 
@@ -197,7 +197,7 @@ def sample_world(info: Inference, rng: SplitMix64) -> World:
 def enumerate_worlds(info: Inference) -> Iterator[World]:
     """Every consistent world once (talon orders only where they matter)."""
     allowed = info.allowed
-    known = tuple(sorted(info.opponent_known))
+    known = tuple(sorted(info.opponent_known, key=card_order))
     for combo in itertools.combinations(allowed, info.opponent_unknown):
         chosen = set(combo)
         rest = [c for c in info.unseen if c not in chosen]
@@ -208,7 +208,7 @@ def enumerate_worlds(info: Inference) -> Iterator[World]:
             yield World(known + combo, tuple(rest))
 
 
-def world_game(view: PlayerView, world: World) -> Game:
+def world_game(view: PlayerView, world: World) -> TwoPlayerGame:
     """The full game that ``view`` would be part of if ``world`` were the truth.
 
     Built through the one-line position (:mod:`bummerl.position`), the engine's
@@ -216,7 +216,7 @@ def world_game(view: PlayerView, world: World) -> Game:
     piles come from the view; the closing snapshot (the opponent's Augen and
     trick at the moment of closing) is recomputed from the trick history.
     """
-    return Game.from_position(world_position(view, world))
+    return TwoPlayerGame.from_position(world_position(view, world))
 
 
 def world_position(view: PlayerView, world: World) -> str:

@@ -20,10 +20,10 @@ Exhaustive enumeration removes PIMC's sampling error exactly where single
 decisions weigh most (closing, the last tricks before the talon runs out) and
 makes the bot play perfectly once the talon is exhausted.
 
->>> from bummerl.game import Game
+>>> from bummerl.two_player import TwoPlayerGame
 >>> from bummerl.bots.search import SearchBot, Budget
 >>> bot = SearchBot("demo", Budget(worlds=4, exhaustive=8), seed=1)
->>> game = Game.from_position("schnapsen 1 0 h AhThKh/AsTsKs - - - QhJhQsJs/AdTdKdQdJdAcTcKcQcJc -")
+>>> game = TwoPlayerGame.from_position("schnapsen 1 0 h AhThKh/AsTsKs - - - QhJhQsJs/AdTdKdQdJdAcTcKcQcJc -")
 >>> ev = bot.evaluate(game.view(0))
 >>> ev.exhaustive, ev.worlds, ev.best.token, ev.values[ev.best]
 (True, 1, 'Kh', 1.0)
@@ -41,8 +41,8 @@ from collections.abc import Callable, Mapping
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot
 from bummerl.bots.inference import count_worlds, enumerate_worlds, infer, sample_world, world_game
-from bummerl.game import Game
 from bummerl.rng import SplitMix64, derive_seed
+from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
 
 __all__ = [
@@ -57,10 +57,10 @@ __all__ = [
 ]
 
 #: ``values(game)``: the exact value of each legal action for the player to move.
-ValueFunction = Callable[[Game], Mapping[Action, int]]
+ValueFunction = Callable[[TwoPlayerGame], Mapping[Action, int]]
 
 
-def solver_values(game: Game) -> Mapping[Action, int]:
+def solver_values(game: TwoPlayerGame) -> Mapping[Action, int]:
     """The open-card solver's action values (:func:`bummerl.solver.action_values`)."""
     from bummerl.solver import action_values
 
@@ -106,8 +106,8 @@ class Budget:
         """The time cap for a decision in ``view`` (``None``: no cap).
 
         >>> b = Budget(worlds=8, seconds=0.5, opening_factor=3.0, opening_talon=7)
-        >>> from bummerl.game import Game
-        >>> game = Game.deal("schnapsen", seed=1)
+        >>> from bummerl.two_player import TwoPlayerGame
+        >>> game = TwoPlayerGame.deal("schnapsen", seed=1)
         >>> b.cap(game.view(game.to_move)), Budget(worlds=8).cap(game.view(game.to_move))
         (1.5, None)
         """
@@ -190,6 +190,12 @@ class SearchBot:
         """
         if self.budget.seconds is not None:
             self.budget = dataclasses.replace(self.budget, seconds=self.budget.seconds * factor)
+
+    def time_budget(self) -> float:
+        """Seconds a decision may take at most in the first tricks (the longest), unscaled: how a scheduler
+        tells a short search from a long one (a budget without a time cap counts as one second)."""
+        b = self.budget
+        return (b.seconds if b.seconds is not None else 1.0) * b.opening_factor
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()

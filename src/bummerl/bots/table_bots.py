@@ -2,14 +2,16 @@
 name, ``search`` from :mod:`bummerl.bots.table_search`).
 
 A table bot has a ``name`` and ``choose(view) -> TableAction``; it sees only a
-:class:`~bummerl.table.view.TableView`.  Make one by name with
-:func:`make_table_bot`; randomness comes from the seed.
+:class:`~bummerl.table.view.TableView`.  Make one by name and variant with
+:func:`bummerl.bots.make_bot`, the one registry of every bot; randomness comes
+from the seed.
 
->>> from bummerl.table import Table
->>> bots = [make_table_bot("heuristic", seed=s) for s in range(4)]
->>> t = Table.deal("bauernschnapsen", seed=9)
+>>> from bummerl.bots import make_bot
+>>> from bummerl.table_game import TableGame
+>>> t = TableGame.deal("bauernschnapsen", seed=9)
+>>> bots = [make_bot("heuristic", seed=s, variant=t.variant) for s in range(4)]
 >>> while not t.is_over:
-...     t.apply(bots[t.to_move].choose(t.view(t.to_move)))
+...     _ = t.apply(bots[t.to_move].choose(t.view(t.to_move)))
 >>> t.result is not None
 True
 
@@ -23,26 +25,18 @@ the other side as cheaply as it can and gives low cards to a partner's trick.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from bummerl.cards import Card, Rank, Suit, deck
-from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
 from bummerl.table.actions import TableAction, TableActionKind
-from bummerl.table.game import Phase
 from bummerl.table.view import TableView
+from bummerl.table_game import Phase
 from bummerl.tricks import RankOrder, beats, trick_winner
 from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Goal
 
-__all__ = [
-    "TABLE_BOTS",
-    "TableBot",
-    "TableHeuristicBot",
-    "TableRandomBot",
-    "UnknownTableBotError",
-    "make_table_bot",
-]
+__all__ = ["TableBot", "TableHeuristicBot", "TableRandomBot"]
 
 _K = TableActionKind
 _NATURAL: tuple[int, ...] = tuple(range(8))
@@ -252,31 +246,3 @@ def _sixth_card_safe(hand: Sequence[Card], trump: Suit | None) -> bool:
         if sum(1 for c in hand if c.suit == s) == 5:
             return all(c.rank == Rank.ACE for c in hand if c.suit != s)
     return False
-
-
-def _search_bot(seed: int) -> TableBot:
-    # Imported when asked for: the search bot imports this module.
-    from bummerl.bots.table_search import TableSearchBot
-
-    return TableSearchBot(seed)
-
-
-#: Table bots by name: ``factory(seed)``.
-TABLE_BOTS: dict[str, Callable[[int], TableBot]] = {
-    "random": TableRandomBot,
-    "heuristic": TableHeuristicBot,
-    "search": _search_bot,
-}
-
-
-class UnknownTableBotError(BummerlError):
-    """A table bot name that is not known."""
-
-
-def make_table_bot(name: str, seed: int = 0) -> TableBot:
-    """A new table bot called ``name`` (``random``, ``heuristic`` or ``search``)."""
-    try:
-        factory = TABLE_BOTS[name.strip().lower()]
-    except KeyError:
-        raise UnknownTableBotError(f"unknown table bot {name!r}; known: {', '.join(TABLE_BOTS)}") from None
-    return factory(seed)

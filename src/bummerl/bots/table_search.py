@@ -2,17 +2,17 @@
 
 In the card play the bot deals the cards it cannot see to the other seats in
 many ways that agree with everything its view shows (a *world*), solves each
-world with the exact solver (:mod:`bummerl.table.solver`) and plays the action
+world with the exact solver (:mod:`bummerl.solver.table`) and plays the action
 with the best average value — perfect-information Monte Carlo, as the
 two-player ``search`` bot does.  Before the card play (cut, trump call,
 bidding, Kontra, the talon) it decides like the ``heuristic`` bot.
 
->>> from bummerl.table import Table
->>> from bummerl.bots.table_bots import make_table_bot
->>> bots = [TableSearchBot(seed=1, worlds=4)] + [make_table_bot("heuristic", s) for s in range(1, 4)]
->>> t = Table.deal("bauernschnapsen", seed=9)
+>>> from bummerl.bots import make_bot
+>>> from bummerl.table_game import TableGame
+>>> t = TableGame.deal("bauernschnapsen", seed=9)
+>>> bots = [TableSearchBot(seed=1, worlds=4)] + [make_bot("heuristic", s, t.variant) for s in range(1, 4)]
 >>> while not t.is_over:
-...     t.apply(bots[t.to_move].choose(t.view(t.to_move)))
+...     _ = t.apply(bots[t.to_move].choose(t.view(t.to_move)))
 >>> t.result is not None
 True
 
@@ -37,10 +37,10 @@ from collections.abc import Iterator
 from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
+from bummerl.solver.table import PlayState, TableSolver
 from bummerl.table.actions import TableAction, TableActionKind
-from bummerl.table.game import Phase
-from bummerl.table.solver import PlayState, TableSolver
 from bummerl.table.view import TableView
+from bummerl.table_game import Phase
 from bummerl.tricks import beats, trick_winner
 from bummerl.variants.bauernschnapsen import Contract, Goal
 
@@ -63,11 +63,12 @@ BID_CONFIDENCE = 0.8
 def constraints(view: TableView) -> dict[int, frozenset[Card]]:
     """Cards each other seat cannot hold, proven by the follow rules in the tricks played.
 
-    >>> from bummerl.table import Table
-    >>> t = Table.deal("bauernschnapsen", seed=3, dealer=0)
+    >>> from bummerl.cards import card_order
+    >>> from bummerl.table_game import TableGame
+    >>> t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
     >>> for token in "cut trump:d bid:normal pass pass pass pass pass Qs Ts Jc As".split():
-    ...     t.apply(token)
-    >>> " ".join(c.code for c in sorted(constraints(t.view(1))[3]))  # seat 3 threw Jc on spades
+    ...     _ = t.apply(token)
+    >>> " ".join(c.code for c in sorted(constraints(t.view(1))[3], key=card_order))  # seat 3 threw Jc on spades
     'Jd Qd Kd Td Ad Js Qs Ks Ts As'
     >>> constraints(t.view(1))[0]  # seat 0 beat the Ts: nothing proven
     frozenset()
@@ -209,6 +210,10 @@ class TableSearchBot:
         """Think at most ``factor`` times as long per decision (a server sharing its cores under load)."""
         if self.seconds is not None:
             self.seconds *= factor
+
+    def time_budget(self) -> float:
+        """Seconds a decision may take (a search without a time cap counts as its default cap)."""
+        return self.seconds if self.seconds is not None else DEFAULT_SECONDS
 
     def choose(self, view: TableView) -> TableAction:
         legal = view.legal_actions()

@@ -15,7 +15,7 @@ A command module provides two functions:
 >>> parser = argparse.ArgumentParser()
 >>> add_variant_arguments(parser)
 >>> args = parser.parse_args(["--variant", "66", "--option", "auto_declare=yes"])
->>> v = variant_from_args(args)
+>>> v = any_variant_from_args(args)
 >>> v.name, v.auto_declare
 ('sechsundsechzig', True)
 
@@ -28,9 +28,9 @@ import argparse
 from typing import Any
 
 from bummerl.errors import UnknownVariantError
-from bummerl.variants import TableVariant, TwoPlayerVariant, find_any_variant, find_variant
+from bummerl.variants import Variant, find_variant
 
-__all__ = ["add_variant_arguments", "any_variant_from_args", "parse_option", "variant_from_args"]
+__all__ = ["add_variant_arguments", "any_variant_from_args", "parse_option"]
 
 
 def add_variant_arguments(parser: argparse.ArgumentParser, default: str = "schnapsen") -> None:
@@ -63,15 +63,8 @@ def parse_option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def variant_from_args(args: argparse.Namespace, **extra: Any) -> TwoPlayerVariant:
-    """The variant named by ``args.variant`` with ``args.option`` and ``extra`` options applied."""
-    options: dict[str, Any] = dict(parse_option(o) for o in getattr(args, "option", []) or [])
-    options.update(extra)
-    return find_variant(args.variant, **options)
-
-
-def any_variant_from_args(args: argparse.Namespace, **extra: Any) -> TwoPlayerVariant | TableVariant:
-    """Like :func:`variant_from_args`, but a three- or four-player variant is found too.
+def any_variant_from_args(args: argparse.Namespace, **extra: Any) -> Variant:
+    """The variant (any of the six) named by ``args.variant``, with ``args.option`` and ``extra`` options applied.
 
     >>> parser = argparse.ArgumentParser()
     >>> add_variant_arguments(parser)
@@ -80,4 +73,4 @@ def any_variant_from_args(args: argparse.Namespace, **extra: Any) -> TwoPlayerVa
     """
     options: dict[str, Any] = dict(parse_option(o) for o in getattr(args, "option", []) or [])
     options.update(extra)
-    return find_any_variant(args.variant, **options)
+    return find_variant(args.variant, **options)

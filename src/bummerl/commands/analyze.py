@@ -1,10 +1,14 @@
-"""``bummerl analyze RECORD``: annotate a recorded game with a search bot's evaluation.
+"""``bummerl analyze RECORD``: annotate a recorded game of any variant with a search bot's evaluation.
 
 Every decision gets the expected game points of each legal action from the
 deciding player's view (their information only) and a verdict; mistakes (the
 chosen action worse than the best by ``--threshold`` game points) are flagged.
-Positions the player fully knows (talon exhausted) are judged exactly by the
-open-card solver: ``optimal`` or ``losing``.  ``--json`` prints the same as JSON.
+Positions the player fully knows are judged exactly by the open-card solver:
+``optimal`` or ``losing``.  Two-player games are judged by a search level
+(default ``expert``), Bauernschnapsen and Dreierschnapsen by the table
+``search`` bot (its worlds in the card play, its estimate for bids; the cut,
+trump call, talon and Kontra are ``not analysed``).  ``--json`` prints the same
+as JSON.
 
 This module only reads the record and prints; see :mod:`bummerl.analysis`.
 """
@@ -12,14 +16,11 @@ This module only reads the record and prints; see :mod:`bummerl.analysis`.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import Any
 
-from bummerl.analysis import THRESHOLD, analyze
-from bummerl.bots import UnknownBotError, make_bot
-from bummerl.bots.search import SearchBot
+from bummerl.analysis import EVALUATORS, THRESHOLD, Analysis, Evaluator, analyze, make_evaluator
 from bummerl.errors import BummerlError
 from bummerl.game import Game
 
@@ -30,11 +31,15 @@ def add_parser(subparsers: Any) -> None:
     """Register ``bummerl analyze`` with the CLI's subparsers."""
     parser = subparsers.add_parser(
         "analyze",
-        help="annotate a recorded game with the expert's evaluation and flag mistakes",
+        help="annotate a recorded game of any variant with a search bot's evaluation and flag mistakes",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     parser.add_argument("record", help="a game or match record file ('-' for stdin)")
-    parser.add_argument("--bot", default="expert", help="the evaluating search bot (default: expert)")
+    parser.add_argument(
+        "--bot",
+        default=None,
+        help=f"the evaluating search bot (default: the first of {', '.join(EVALUATORS)} that plays the variant)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the evaluating bot's sampling")
     parser.add_argument(
         "--threshold", type=float, default=THRESHOLD, help=f"mistake threshold in game points (default {THRESHOLD})"
@@ -43,29 +48,31 @@ def add_parser(subparsers: Any) -> None:
         "--seconds",
         type=float,
         default=None,
-        help="time cap per decision (default: none, the level's full world budget, reproducible)",
+        help="time cap per decision (default: none, the bot's full world budget, reproducible)",
     )
     parser.add_argument("--game", type=int, default=None, help="analyze only game N (1-based) of a match record")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def load_games(text: str) -> list[Game]:
-    """The games of a record file (game or match records, text or JSON), replayed
+    """The games of a record file (game or match records of any variant, text or JSON), replayed
     and checked by :mod:`bummerl.record`.
 
     >>> from bummerl.record import GameRecord, dumps
     >>> g = Game.deal("schnapsen", seed=2)
-    >>> g.apply(g.legal_actions()[0])
-    >>> [len(x.actions) for x in load_games(dumps(GameRecord.from_game(g)))]
-    [1]
+    >>> _ = g.apply(g.legal_actions()[0])
+    >>> t = Game.deal("bauernschnapsen", seed=2)
+    >>> _ = t.apply("knock")
+    >>> [len(x.actions) for x in load_games(dumps(GameRecord.from_game(g)) + "\\n" + dumps(GameRecord.from_game(t)))]
+    [1, 1]
     """
-    from bummerl.record import GameRecord, MatchRecord, loads_all
+    from bummerl.record import MatchRecord, loads_all
 
     games: list[Game] = []
     for rec in loads_all(text):
         if isinstance(rec, MatchRecord):
             games.extend(rec.replay().games)
-        elif isinstance(rec, GameRecord):
+        else:
             games.append(rec.replay())
     if not games:
         raise BummerlError("the record holds no game")
@@ -74,20 +81,9 @@ def load_games(text: str) -> list[Game]:
 
 def run(args: argparse.Namespace) -> int:
     """Analyze; 0 on success, 2 on a bad record, bot or option."""
-    try:
-        bot = make_bot(args.bot, seed=args.seed)
-    except UnknownBotError as exc:
-        print(f"bummerl analyze: {exc}", file=sys.stderr)
-        return 2
-    if not isinstance(bot, SearchBot):
-        print(f"bummerl analyze: bot {args.bot!r} cannot evaluate positions; use a search level", file=sys.stderr)
-        return 2
     if args.seconds is not None and args.seconds <= 0:
         print("bummerl analyze: --seconds must be positive", file=sys.stderr)
         return 2
-    # Analysis is offline: the full world budget unless a cap is asked for, so
-    # the same record and seed always give the same report.
-    bot.budget = dataclasses.replace(bot.budget, seconds=args.seconds)
     try:
         if args.record == "-":
             text = sys.stdin.read()
@@ -107,7 +103,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"bummerl analyze: --game must be 1..{len(games)}", file=sys.stderr)
             return 2
         games = [games[args.game - 1]]
-    reports = [analyze(g, bot, threshold=args.threshold) for g in games]
+    # One evaluator per variant of the file (a file may mix two-player and table games).
+    evaluators: dict[str, Evaluator] = {}
+    reports: list[Analysis] = []
+    try:
+        for game in games:
+            key = game.variant.name
+            if key not in evaluators:
+                evaluators[key] = make_evaluator(game.variant, args.bot, args.seed, args.seconds)
+            reports.append(analyze(game, evaluators[key], threshold=args.threshold, seed=args.seed))
+    except BummerlError as exc:  # a bot that does not exist, does not play the variant or cannot evaluate
+        print(f"bummerl analyze: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         out: Any = reports[0].to_json() if len(reports) == 1 else {"games": [r.to_json() for r in reports]}
         print(json.dumps(out, indent=1))

@@ -1,14 +1,14 @@
-"""``bummerl arena``: compare two bots on duplicate deals.
+"""``bummerl arena``: compare two bots on duplicate deals of any variant.
 
-Each deal is played twice with the seats swapped (the same pack and dealer, or
-with --unit bummerl a whole Bummerl from the same match seed), over all
-cores (--jobs).  Prints game points, games and Bummerl won, points per
-game with the 95% confidence interval of the difference a - b (paired over the
-deals), and the time per move; --json prints the same as one JSON object.
-A bot is a built-in name or cmd:<command line> for a program speaking the
-bot protocol (docs/protocol.md); a bot that fails forfeits that game only.
-Bauernschnapsen plays each deal with the teams swapped, Dreierschnapsen in six
-seatings (each bot alone in every seat, and twice beside itself).
+Each deal is played in every seating of the two bots on the same pack (two
+players: the seats swapped; Dreierschnapsen: six seatings, each bot alone in
+every seat and twice beside itself; Bauernschnapsen: the teams swapped), or
+with --unit bummerl a whole match per seating, over all cores (--jobs).
+Prints game points, games and Bummerl won, points per game with the 95%
+confidence interval of the difference a - b (paired over the deals), and the
+time per move; --json prints the same as one JSON object.  A bot is a built-in
+name or cmd:<command line> for a program speaking the bot protocol
+(docs/protocol.md); a bot that fails forfeits that game only.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from typing import Any
 from bummerl.arena import UNITS, ArenaConfig, format_report, run_arena
 from bummerl.commands import add_variant_arguments, any_variant_from_args
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
-from bummerl.variants import TableVariant
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_move_timeout_argument", "add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -36,10 +35,19 @@ def add_parser(subparsers: Any) -> None:
     add_variant_arguments(parser)
     parser.add_argument("--a", required=True, metavar="BOT", help="bot a: a built-in name or cmd:<command line>")
     parser.add_argument("--b", required=True, metavar="BOT", help="bot b: a built-in name or cmd:<command line>")
-    parser.add_argument("--deals", type=int, default=100, help="duplicate deals; each is played twice (default 100)")
+    parser.add_argument(
+        "--deals", type=int, default=100, help="duplicate deals; each is played in every seating (default 100)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
-    parser.add_argument("--unit", choices=UNITS, default="game", help="play single games or whole Bummerl")
+    parser.add_argument("--unit", choices=UNITS, default="game", help="play single games or whole matches")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    add_move_timeout_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument("--game-log", action="store_true", help="with --json: list every game")
+
+
+def add_move_timeout_argument(parser: argparse.ArgumentParser) -> None:
+    """``--move-timeout SEC`` for the commands that host protocol bots (``arena``, ``selfplay``)."""
     parser.add_argument(
         "--move-timeout",
         type=float,
@@ -47,18 +55,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="SEC",
         help=f"seconds a cmd: bot may take per decision (default {DEFAULT_MOVE_TIMEOUT:g})",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--game-log", action="store_true", help="with --json: list every game")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play and print; 2 for bad arguments (unknown bot or variant)."""
     try:
-        variant = any_variant_from_args(args)
-        if isinstance(variant, TableVariant):
-            return _run_table(args, variant)
         config = ArenaConfig(
-            variant,
+            any_variant_from_args(args),
             args.a,
             args.b,
             deals=args.deals,
@@ -74,34 +77,9 @@ def run(args: argparse.Namespace) -> int:
     report = run_arena(config, progress=progress, game_log=args.game_log)
     if progress is not None:
         print(file=sys.stderr)
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print(format_report(report))
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0
 
 
 def _progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} deals", end="", file=sys.stderr, flush=True)
-
-
-def _run_table(args: argparse.Namespace, variant: TableVariant) -> int:
-    """Bauernschnapsen, Dreierschnapsen: the seatings of :mod:`bummerl.table_arena`."""
-    from bummerl.table_arena import TableArenaConfig, run_table_arena
-
-    try:
-        config = TableArenaConfig(variant, args.a, args.b, args.deals, args.seed, args.unit, args.jobs)
-    except ValueError as exc:
-        print(f"bummerl arena: error: {exc}", file=sys.stderr)
-        return 2
-    progress = _progress if sys.stderr.isatty() else None
-    report = run_table_arena(config, progress=progress, game_log=args.game_log)
-    if progress is not None:
-        print(file=sys.stderr)
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        seats = report["seatings"]
-        print(format_report(report).replace(" x 2 seats =", f" x {len(seats)} seatings =", 1))
-        print(f"seatings per deal: {' '.join(seats)} (the bot in seat 0 first)")
-    return 0

@@ -2,9 +2,11 @@
 
 The host (``bummerl arena --a "cmd:bummerl bot heuristic"``, or a program in
 any language) sends JSON lines as docs/protocol.md describes; this command
-answers them until ``quit`` or the end of its input.  Each ``game_start`` that
-carries a seed gets a fresh bot made with that seed, so its play is
-reproducible; ``--seed`` seeds the bot used before any such message.
+answers them until ``quit`` or the end of its input.  Any registered bot can be
+served, and it plays whatever variant the host names: each game gets a fresh
+bot for that game's variant (two-player or table game), made with the seed of
+its ``game_start``, so its play is reproducible; ``--seed`` seeds the bot used
+before any such message.
 
 Nothing but protocol lines goes to stdout; errors go to stderr.
 """
@@ -15,7 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from bummerl.bots import Bot, UnknownBotError, make_bot
+from bummerl.bots import UnknownBotError, bot_info
 from bummerl.protocol import serve
 
 __all__ = ["add_parser", "run"]
@@ -28,20 +30,15 @@ def add_parser(subparsers: Any) -> None:
         help="serve a built-in bot over the JSON-lines bot protocol (stdin/stdout)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    parser.add_argument("name", help="a built-in bot name, e.g. random or heuristic")
+    parser.add_argument("name", help="a registered bot name, e.g. random, heuristic, expert or search")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot before any game_start seed (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until quit; 2 for an unknown bot name."""
-    name: str = args.name
     try:
-        make_bot(name, args.seed)
+        name = bot_info(args.name).name
     except UnknownBotError as exc:
         print(f"bummerl bot: {exc}", file=sys.stderr)
         return 2
-
-    def factory(seed: int) -> Bot:
-        return make_bot(name, seed)
-
-    return serve(factory, seed=args.seed)
+    return serve(name, seed=args.seed)

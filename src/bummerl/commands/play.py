@@ -1,25 +1,32 @@
-"""``bummerl play``: a whole match against a bot in the terminal.
+"""``bummerl play``: a whole match of any variant against bots in the terminal.
 
-You are seat 0, the bot seat 1.  The match is a Bummerl from 7 down (Schnapsen,
-scharf, Sechsundsechzig) or a game for Marken (Schnorps), dealt from one seed
-(:class:`bummerl.match.Match`).  At each of your turns the table is shown from
-your view only — trump, talon, your hand (trumps first), the card led, the
-Augen where the variant shows them (scharf: none), the marriages — and the legal
-actions as a numbered menu.  Type a number, a card (code ``Ah``, short form or
-name), ``zudrehen``/``close``, ``tauschen``/``exchange``, ``genug``/``declare``,
-``?`` for help or ``q`` to quit (you may save the match).  Input that ends
-(EOF) ends the program cleanly.
+You sit in one seat (``--seat``, default 0), bots in the others: ``--bot NAME``
+for all of them, or ``--bots A,B,C`` seat by seat (at four, your partner sits
+opposite).  The match is the variant's (:mod:`bummerl.commands.play_match`): a
+Bummerl from 7 down (Schnapsen, scharf, Sechsundsechzig), Marken (Schnorps), or
+24 game points (Bauernschnapsen, Dreierschnapsen), dealt from one seed.
+
+What happens is told from the events each action returns, as your seat may
+see them (:mod:`bummerl.commands.play_text`); at each of your turns the table
+is shown from your view only, your hand in display order (trumps first) with
+the playable cards numbered in that order, then the other legal actions.  Type
+a number, a card (code ``Ah``, short form or name), a word such as
+``zudrehen``/``close``, ``tauschen``/``exchange``, ``genug``/``declare``, an
+action's token (``pass``, ``kontra``, ``bid:gang``), ``?`` for help or ``q`` to
+quit (with ``--record FILE`` the match is saved there, else you are asked for a
+file name).  Input that ends (EOF) ends the program cleanly.
 
 >>> import io
->>> console = Console(io.StringIO("7\\nq\\n"), io.StringIO())
->>> console.ask("? ")
-'7'
->>> console.ask("? ")
-'q'
->>> console.ask("? ") is None
+>>> from bummerl.variants import find_variant
+>>> out = io.StringIO()
+>>> session = PlaySession(find_variant("dreier"), "random", seed=1, lang="en",
+...                       console=Console(io.StringIO("1\\n" * 4000), out), target=3)
+>>> session.run()
+0
+>>> "Match over" in out.getvalue()
 True
 
-The bot sees its :class:`~bummerl.view.PlayerView` and nothing else; so do you.
+Bots see their seat's view and nothing else; so do you.
 """
 
 from __future__ import annotations
@@ -27,24 +34,26 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot, make_bot
-from bummerl.cards import FACES, LANGUAGES, Card, deck, sort_hand
+from bummerl.cards import FACES, LANGUAGES, sort_hand
+from bummerl.commands.play_match import play_match
+from bummerl.commands.play_text import Narrator, Words, card_names, menu
+from bummerl.commands.play_text import normalize as _normalize
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.game import Game
 from bummerl.i18n import Messages
-from bummerl.match import Match
 from bummerl.rng import derive_seed
-from bummerl.text import describe_action, menu_actions, menu_label, render_view, result_sentence
-from bummerl.variants import TwoPlayerVariant
+from bummerl.variants import Variant
 
-__all__ = ["Console", "PlaySession", "QuitGame", "add_parser", "run"]
+__all__ = ["BOT", "HUMAN", "Console", "PlaySession", "QuitGame", "add_parser", "run"]
 
-#: The seats: you and the bot.
+#: The seats of a two-player session by default: you, and the bot.
 HUMAN, BOT = 0, 1
-#: Path element of :func:`derive_seed` for the bot's own randomness ("BOT").
+#: Path element of :func:`derive_seed` for the bots' own randomness ("BOT").
 _BOT_STREAM = 0x424F54
 
 
@@ -67,7 +76,13 @@ class Console:
         print(text, file=self.out)
 
     def ask(self, prompt: str) -> str | None:
-        """Show ``prompt`` and read one line; ``None`` when the input has ended."""
+        """Show ``prompt`` and read one line; ``None`` when the input has ended.
+
+        >>> import io
+        >>> console = Console(io.StringIO("7\\nq\\n"), io.StringIO())
+        >>> console.ask("? "), console.ask("? "), console.ask("? ")
+        ('7', 'q', None)
+        """
         out = self.out
         if self._stdin is None and self._stdout is None and _isatty(sys.stdin) and _isatty(sys.stdout):
             # A person at a terminal: input() gives line editing where readline exists.
@@ -107,157 +122,173 @@ class QuitGame(Exception):
 
 
 class PlaySession:
-    """One match between a person at the console and a bot."""
+    """One match: a person at the console in ``seat``, bots in the other seats.
+
+    ``bots`` names one bot for every other seat, or one per other seat in seat
+    order; ``target`` changes the match length (Bummerl, Marken or game points).
+    """
 
     def __init__(
         self,
-        variant: TwoPlayerVariant,
-        bot_name: str,
+        variant: Variant,
+        bots: str | Sequence[str],
         seed: int,
         faces: str = "german",
         lang: str = "de",
         record_path: str | None = None,
         console: Console | None = None,
+        seat: int = HUMAN,
+        target: int | None = None,
     ) -> None:
-        self.variant = variant
+        n = variant.players
+        if seat not in range(n) or isinstance(seat, bool):
+            raise BummerlError(f"--seat must be 0..{n - 1} for {variant.title}, not {seat}")
+        names = [bots] if isinstance(bots, str) else list(bots)
+        if len(names) == 1:
+            names *= n - 1
+        if len(names) != n - 1:
+            raise BummerlError(f"{variant.title} needs {n - 1} bots for the other seats, got {len(names)}")
+        self.match = play_match(variant, seed, target)
+        self.variant = self.match.variant
         self.seed = seed
-        self.faces = faces
-        self.msgs = Messages(lang)
+        self.seat = seat
         self.record_path = record_path
         self.console = console or Console()
-        self.bot: Bot = make_bot(bot_name, derive_seed(seed, _BOT_STREAM))
-        self.match = Match(variant, seed)
-        self._names = self._card_names()
+        others = [s for s in range(n) if s != seat]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(name, derive_seed(seed, _BOT_STREAM, s), self.variant)
+            for s, name in zip(others, names, strict=True)
+        }
+        self.words = Words(Messages(lang), faces, self.variant, seat)
+        self.narrator = Narrator(self.words, lambda result: self.match.result_lines(result, self.words))
+        self._names = card_names(self.variant.deck_size, faces)
+
+    @property
+    def bot(self) -> Bot:
+        """The bot of the first other seat: the opponent of a two-player game."""
+        return next(iter(self.bots.values()))
 
     # ---------------------------------------------------------------- driving
     def run(self) -> int:
         """Play the match to its end; 0 when it ended or the player quit, 1 when input ran out."""
-        say, m = self.console.say, self.msgs
-        # No seed here: it deals every card of the match (talon and the bot's hands included).
-        say(m("welcome", variant=self.variant.title, bot=self.bot.name))
-        if self.match.kind == "marken":
-            say(m("goal_marken", target=self.match.target))
-        else:
-            say(m("goal_bummerl"))
+        w, say = self.words, self.console.say
+        # No seed here: it deals every card of the match (the talon and the bots' hands included).
+        say(self._welcome())
+        say(self.match.goal(w))
         try:
             while not self.match.is_over:
-                game = self.match.deal_next()
-                self._play_game(game)
-                self.match.complete(game)
-                self._show_result(game)
+                self._play_game(self.match.deal_next())
+                self.match.complete()
+                for line in self.match.standing_lines(w):
+                    say(line)
                 if not self.match.is_over:
-                    answer = self.console.ask(m("continue"))
+                    answer = self.console.ask(w("continue"))
                     if answer is None:
                         raise QuitGame(eof=True)
-                    if answer.lower() in m.words("words_quit"):
+                    if answer.lower() in w.msgs.words("words_quit"):
                         raise QuitGame(eof=False)
         except QuitGame as stop:
             return self._stop(stop.eof)
-        self._show_match_end()
-        say(m("seed_note", seed=self.seed))
+        say()
+        for line in self.match.final_lines(w):
+            say(line)
+        say(w("seed_note", seed=self.seed))
         if self.record_path:
             self._save(self.record_path)
         return 0
 
+    def _welcome(self) -> str:
+        w = self.words
+        if len(self.bots) == 1:
+            return w("welcome", variant=self.variant.title, bot=self.bot.name)
+        partner = w("partner", p=(self.seat + 2) % 4) if self.variant.players == 4 else ""
+        bots = ", ".join(f"{s}={b.name}" for s, b in self.bots.items())
+        return w("welcome_table", variant=self.variant.title, seat=self.seat, partner=partner, bots=bots)
+
     def _stop(self, eof: bool) -> int:
-        m = self.msgs
-        self.console.say(m("seed_note", seed=self.seed))
+        w, say = self.words, self.console.say
+        say(w("seed_note", seed=self.seed))
         if eof:
-            self.console.say(m("eof"))
+            say(w("eof"))
             if self.record_path:
                 self._save(self.record_path)
             return 1
-        if self.record_path:
-            self._save(self.record_path)
-        else:
-            path = self.console.ask(m("save_offer"))
-            if path:
-                self._save(path)
-        self.console.say(m("bye"))
+        path = self.record_path or self._ask_file_name()
+        if path:
+            self._save(path)
+        say(w("bye"))
         return 0
 
-    def _save(self, path: str) -> None:
-        m = self.msgs
-        try:
-            from bummerl.record import MatchRecord, dumps
+    def _ask_file_name(self) -> str | None:
+        """Ask where to save the match: a file name, or nothing; "yes" asks for the name."""
+        w = self.words
+        answer = self.console.ask(w("save_offer"))
+        while answer is not None and answer.lower() in w.msgs.words("yes_words"):
+            # "y" means "yes, save it", not a file called y.
+            answer = self.console.ask(w("save_name"))
+        if not answer or answer.lower() in w.msgs.words("no_words"):
+            return None
+        return answer
 
-            record = MatchRecord.from_match(self.match, Event="bummerl play", Seat0="human", Seat1=self.bot.name)
-            text = dumps(record)
+    def _save(self, path: str) -> None:
+        w = self.words
+        seats = {s: self.bots[s].name if s in self.bots else "human" for s in range(self.variant.players)}
+        try:
+            text = self.match.dumps(seats)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-        except (ImportError, OSError, BummerlError) as exc:
-            self.console.say(m("save_failed", error=exc))
+        except (OSError, BummerlError) as exc:
+            self.console.say(w("save_failed", error=exc))
             return
-        self.console.say(m("saved", path=path))
+        self.console.say(w("saved", path=path))
 
     # ------------------------------------------------------------------ a game
     def _play_game(self, game: Game) -> None:
-        m, say = self.msgs, self.console.say
+        w, say = self.words, self.console.say
         say()
-        dealer = m("you") if game.dealer == HUMAN else m("computer")
-        say(m("game_header", n=len(self.match.history) + 1, dealer=dealer))
+        say(w("game_header", n=len(self.match.games), dealer=w.whom(game.dealer)))
+        self.narrator.new_game()
         while not game.is_over:
-            p = game.to_move
-            leading = game.lead is None
-            tricks_before = len(game.tricks)
-            hand_before = set(game.hands[HUMAN])
-            talon_before = game.talon_size
-            exchange: tuple[Card, Card] | None = None
-            if p == HUMAN:
+            seat = game.to_move
+            if seat == self.seat:
                 action = self._ask_action(game)
             else:
-                action = self.bot.choose(game.view(BOT))
-            if action.kind is ActionKind.EXCHANGE and game.trump_card is not None:
-                exchange = (Card(game.trump, game.variant.exchange_rank), game.trump_card)
-            game.apply(action)
-            for line in describe_action(action, p == HUMAN, leading, game.trump, m, self.faces, exchange):
+                action = self.bots[seat].choose(game.view(seat))
+            for line in self.narrator.tell(game.apply(action)):
                 say(line)
-            if len(game.tricks) > tricks_before:
-                self._report_trick(game, hand_before, talon_before)
-
-    def _report_trick(self, game: Game, hand_before: set[Card], talon_before: int) -> None:
-        m, say, lang = self.msgs, self.console.say, self.msgs.lang
-        trick = game.tricks[-1]
-        first = f"{self._who(trick.leader)} {trick.lead.name(self.faces, lang)}"
-        second = f"{self._who(1 - trick.leader)} {trick.follow.name(self.faces, lang)}"
-        took = m("you_took_trick") if trick.winner == HUMAN else m("bot_took_trick")
-        say(m("trick_line", first=first, second=second) + took)
-        for card in sort_hand([c for c in game.hands[HUMAN] if c not in hand_before], game.trump):
-            say(m("you_draw", card=card.name(self.faces, lang)))
-        if talon_before and not game.talon_size and game.closed_by is None and not game.is_over:
-            say(m("talon_exhausted"))
-
-    def _who(self, seat: int) -> str:
-        return self.msgs("You") if seat == HUMAN else self.msgs("Computer")
 
     # ------------------------------------------------------------------- input
     def _ask_action(self, game: Game) -> Action:
-        m, say, lang = self.msgs, self.console.say, self.msgs.lang
-        view = game.view(HUMAN)
-        menu = menu_actions(view)
+        w, say = self.words, self.console.say
+        view = game.view(self.seat)
+        hand, choices = menu(view)
         say()
-        for line in render_view(view, m, self.faces):
+        for line in self.match.view_lines(view, w):
             say(line)
-        say(m("your_hand"))
-        for card in sort_hand(view.hand, view.trump):
+        if hand:
+            say(w("your_hand"))
+        playing = any(a.kind is ActionKind.PLAY for a in choices)
+        for card in hand:
+            label = f"{w.card(card)}  [{card.short(w.faces, w.lang)}]"
             action = Action.play(card)
-            label = f"{card.name(self.faces, lang)}  [{card.short(self.faces, lang)}]"
-            if action in menu:
-                say(f"  {menu.index(action) + 1:>2}) {label}")
+            if action in choices:
+                say(f"  {choices.index(action) + 1:>2}) {label}")
+            elif playing:
+                say(f"   -) {label}  ({w('not_allowed_mark')})")
             else:
-                say(f"   -) {label}  ({m('not_allowed_mark')})")
-        others = [a for a in menu if a.kind is not ActionKind.PLAY]
+                say(f"      {label}")
+        others = [a for a in choices if a.kind is not ActionKind.PLAY]
         if others:
-            say(m("more_actions"))
+            say(w("more_actions"))
             for action in others:
-                say(f"  {menu.index(action) + 1:>2}) {menu_label(action, view, m, self.faces)}")
+                say(f"  {choices.index(action) + 1:>2}) {self.match.label(action, view, w)}")
         while True:
-            answer = self.console.ask(m("prompt"))
+            answer = self.console.ask(w("prompt"))
             if answer is None:
                 raise QuitGame(eof=True)
             if not answer:
                 continue
-            choice = self.parse_choice(answer, game, menu)
+            choice = self.parse_choice(answer, game, choices)
             if isinstance(choice, Action):
                 return choice
             say(choice)
@@ -267,92 +298,54 @@ class PlaySession:
 
         Raises :class:`QuitGame` when the player asks to quit.
         """
-        m, lang = self.msgs, self.msgs.lang
+        w = self.words
         word = text.strip().lower()
-        if word in m.words("words_help"):
-            sample = next(iter(sort_hand(game.hands[HUMAN], game.trump)), None)
-            short = sample.short(self.faces, lang) if sample else "H-A"
-            name = sample.name(self.faces, lang) if sample else "Herz-Ass"
-            return m("help", short=short, name=name)
-        if word in m.words("words_quit"):
+        view = game.view(self.seat)
+        hand = view.hand
+        if word in w.msgs.words("words_help"):
+            sample = next(iter(sort_hand(hand, view.trump)), None)
+            short = sample.short(w.faces, w.lang) if sample else "H-A"
+            name = w.card(sample) if sample else "Herz-Ass"
+            return w("help", short=short, name=name)
+        if word in w.msgs.words("words_quit"):
             raise QuitGame(eof=False)
         allowed = ", ".join(str(i + 1) for i in range(len(menu)))
         if word.isdigit():
             n = int(word)
-            if 1 <= n <= len(menu):
-                return menu[n - 1]
-            return m("not_possible", allowed=allowed)
-        special = None
-        if word in m.words("words_close"):
-            special = Action.close()
-        elif word in m.words("words_exchange"):
-            special = Action.exchange()
-        elif word in m.words("words_declare"):
-            special = Action.declare()
-        if special is not None:
-            return special if special in menu else m("not_possible", allowed=allowed)
-        card = self._names.get(_normalize(text))
-        action: Action | None = Action.play(card) if card is not None else None
+            return menu[n - 1] if 1 <= n <= len(menu) else w("not_possible", allowed=allowed)
+        action = self._named_action(text, word, menu)
         if action is None:
-            try:
-                action = Action.parse(text.strip())
-            except BummerlError:
-                return m("unknown_input", text=text)
+            return w("unknown_input", text=text)
         if action in menu:
             return action
-        if action.kind is ActionKind.PLAY and action.card not in game.hands[HUMAN]:
+        if action.kind is ActionKind.PLAY and action.card not in hand:
             assert action.card is not None
-            return m("not_in_hand", card=action.card.name(self.faces, lang))
+            return w("not_in_hand", card=w.card(action.card))
         try:
             game.verify(action)
         except IllegalActionError as exc:
-            plays = [a.card.name(self.faces, lang) for a in menu if a.card is not None and a.kind is ActionKind.PLAY]
-            return m("illegal", rule=exc.rule.title, allowed=", ".join(plays) or allowed)
-        return m("not_possible", allowed=allowed)  # pragma: no cover - verify() refused nothing
+            plays = [w.card(a.card) for a in menu if a.card is not None and a.kind is ActionKind.PLAY]
+            return w("illegal", rule=exc.rule.title, allowed=", ".join(plays) or allowed)
+        return w("not_possible", allowed=allowed)
 
-    def _card_names(self) -> dict[str, Card]:
-        """Every way the player may type a card of this pack: code, short form, names."""
-        names: dict[str, Card] = {}
-        for card in deck(self.variant.deck_size):
-            spellings = [card.code, card.code.replace("T", "10")]
-            for lang in LANGUAGES:
-                spellings += [card.name(self.faces, lang), card.short(self.faces, lang)]
-            for s in spellings:
-                names.setdefault(_normalize(s), card)
-        return names
-
-    # ----------------------------------------------------------------- results
-    def _show_result(self, game: Game) -> None:
-        m, say = self.msgs, self.console.say
-        result = game.result
-        assert result is not None
-        last = self.match.history[-1]
-        say()
-        sentence = result_sentence(result, HUMAN, m, by_66=game.variant.undeclared_end == "sixty_six")
-        if last.multiplier > 1 and result.winner is not None:
-            sentence += " " + m("multiplier", m=last.multiplier)
-        say(sentence)
-        say(m("final_augen", mine=result.augen[HUMAN], theirs=result.augen[BOT]))
-        standing = self.match.standing
-        key = "standing_marken" if self.match.kind == "marken" else "standing_bummerl"
-        say(m(key, mine=standing[HUMAN], theirs=standing[BOT]))
-
-    def _show_match_end(self) -> None:
-        m, say = self.msgs, self.console.say
-        match = self.match
-        say()
-        standing = match.standing
-        if match.kind == "marken":
-            key = "you_win_marken" if match.winner == HUMAN else "bot_wins_marken"
-            say(m(key, mine=standing[HUMAN], theirs=standing[BOT]))
-            return
-        say(m("you_win_bummerl" if match.winner == HUMAN else "bot_wins_bummerl"))
-        if match.is_schneider:
-            say(m("schneider_you" if match.winner == HUMAN else "schneider_bot"))
-
-
-def _normalize(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch not in " -_.") if text else ""
+    def _named_action(self, text: str, word: str, menu: list[Action]) -> Action | None:
+        """The action a word, a card or a token names (legal or not); ``None`` if none."""
+        msgs = self.words.msgs
+        for key, special in (
+            ("words_close", Action.close()),
+            ("words_exchange", Action.exchange()),
+            ("words_declare", Action.declare()),
+        ):
+            if word in msgs.words(key):
+                return special
+        card = self._names.get(_normalize(text))
+        if card is not None:
+            # A card typed while laying away lays it away; otherwise it is played.
+            return next((a for a in menu if a.card == card and a.kind is ActionKind.DISCARD), Action.play(card))
+        try:
+            return Action.parse(text.strip())
+        except BummerlError:
+            return None
 
 
 def add_parser(subparsers: Any) -> None:
@@ -361,34 +354,31 @@ def add_parser(subparsers: Any) -> None:
 
     parser = subparsers.add_parser(
         "play",
-        help="play a Bummerl against a bot in the terminal",
-        description="Play a whole match (a Bummerl from 7 down; Schnorps: Marken) against a bot.",
+        help="play a match of any variant against bots in the terminal",
+        description="Play a whole match (a Bummerl from 7 down; Schnorps: Marken; the table games: 24 game points)"
+        " against bots.",
     )
     add_variant_arguments(parser)
-    parser.add_argument("--bot", default="heuristic", help="the opponent: random, heuristic, ... (default heuristic)")
+    parser.add_argument("--seat", type=int, default=HUMAN, help="your seat (default 0)")
+    parser.add_argument("--bot", default="heuristic", help="the bots: random, heuristic, ... (default heuristic)")
+    parser.add_argument(
+        "--bots", default=None, metavar="A,B,C", help="one bot per other seat, in seat order (default: --bot)"
+    )
     parser.add_argument("--cards", choices=FACES, default="german", help="card faces (default german)")
     parser.add_argument("--lang", choices=LANGUAGES, default="de", help="language of the prompts (default de)")
     parser.add_argument("--seed", type=int, default=None, help="the match seed (default: a random one, shown)")
     parser.add_argument("--auto-declare", action="store_true", help="66 ends a game by itself (for beginners)")
-    parser.add_argument("--record", metavar="FILE", default=None, help="save the match record to FILE")
-    from bummerl.commands.play_table import add_table_arguments
-
-    add_table_arguments(parser)
+    parser.add_argument(
+        "--record", metavar="FILE", default=None, help="save the match record to FILE (without it, quitting asks)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the match that ``args`` describe."""
-    from bummerl.commands import any_variant_from_args, variant_from_args
-    from bummerl.variants import TableVariant
+    from bummerl.commands import any_variant_from_args
 
-    table_variant = any_variant_from_args(args)
-    if isinstance(table_variant, TableVariant):
-        # Bauernschnapsen, Dreierschnapsen: you in one seat, bots in the others.
-        from bummerl.commands.play_table import run_table
-
-        return run_table(args, table_variant)
-    extra = {"auto_declare": True} if args.auto_declare else {}
-    variant = variant_from_args(args, **extra)
+    variant = any_variant_from_args(args, **({"auto_declare": True} if args.auto_declare else {}))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    session = PlaySession(variant, args.bot, seed, args.cards, args.lang, args.record)
+    bots = [b.strip() for b in (args.bots or args.bot).split(",")]
+    session = PlaySession(variant, bots, seed, args.cards, args.lang, args.record, seat=args.seat)
     return session.run()

@@ -76,7 +76,13 @@ def create_app(
         repo=repo,
         manager=manager,
         analyses=AnalysisRunner(repo, manager.db, cfg),
-        rates=RateLimits(create=cfg.create_rate, join=cfg.join_rate, analysis=cfg.analysis_rate, api=cfg.api_rate),
+        rates=RateLimits(
+            create=cfg.create_rate,
+            join=cfg.join_rate,
+            analysis=cfg.analysis_rate,
+            api=cfg.api_rate,
+            connect=cfg.connect_rate,
+        ),
     )
 
     @contextlib.asynccontextmanager

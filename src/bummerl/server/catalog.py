@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bummerl.variants import TableVariant, TwoPlayerVariant
+from bummerl.variants import Variant
 
 __all__ = ["options_json"]
 
@@ -29,7 +29,7 @@ CHOICES: dict[str, list[Any]] = {
 }
 
 
-def options_json(variant: TwoPlayerVariant | TableVariant) -> list[dict[str, Any]]:
+def options_json(variant: Variant) -> list[dict[str, Any]]:
     """``[{"name", "type" ("bool" or "choice"), "default", "choices", "help"}]``, one per option."""
     helps = variant.option_help()
     out = []

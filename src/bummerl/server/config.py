@@ -82,6 +82,8 @@ class ServerConfig:
     analysis_rate: str = "10/minute"
     #: Every other API request (reads, polls).
     api_rate: str = "20/second"
+    #: WebSocket handshakes (a page opens one per table, and again after a dropped connection).
+    connect_rate: str = "60/minute"
     #: Analyses waiting or running at once, for all clients together.
     max_queued_analyses: int = 20
 

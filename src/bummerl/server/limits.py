@@ -6,7 +6,7 @@ its limit gets ``429`` with ``Retry-After`` (seconds until the window lets the
 next one through).  The numbers are in :class:`~bummerl.server.config.ServerConfig`
 and docs/security.md says why each is what it is.
 
->>> rates = RateLimits(create="2/minute", join="5/minute", analysis="2/minute", api="100/second")
+>>> rates = RateLimits(create="2/minute", join="5/minute", analysis="2/minute", api="100/second", connect="60/minute")
 >>> rates.check("create", "203.0.113.7"), rates.check("create", "203.0.113.7")
 (None, None)
 >>> 0 < rates.check("create", "203.0.113.7") <= 60
@@ -27,18 +27,19 @@ from limits.strategies import MovingWindowRateLimiter
 
 __all__ = ["Limited", "RateLimits"]
 
-Limited = Literal["create", "join", "analysis", "api"]
+Limited = Literal["create", "join", "analysis", "api", "connect"]
 
 
 class RateLimits:
     """The moving windows of one app: ``check(what, client)`` counts a request and says whether it may go on."""
 
-    def __init__(self, *, create: str, join: str, analysis: str, api: str) -> None:
+    def __init__(self, *, create: str, join: str, analysis: str, api: str, connect: str) -> None:
         self._items = {
             "create": limits.parse(create),
             "join": limits.parse(join),
             "analysis": limits.parse(analysis),
             "api": limits.parse(api),
+            "connect": limits.parse(connect),
         }
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 

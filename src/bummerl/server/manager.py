@@ -26,11 +26,9 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-from bummerl.bots import bot_info, make_bot
-from bummerl.errors import BummerlError
-from bummerl.match import DEFAULT_TARGET
+from bummerl.errors import BummerlError, UnknownVariantError
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.rooms import (
@@ -43,12 +41,12 @@ from bummerl.server.rooms import (
     handle_client_text,
 )
 from bummerl.server.scheduler import BotScheduler
-from bummerl.server.storage import TABLE_GAME, Repository, SeatData, StorageError, TableData, hash_token
-from bummerl.server.table_games import DEFAULT_TABLE_BOT, LiveTableGame
+from bummerl.server.storage import Repository, SeatData, StorageError, UnknownCodeError, hash_token
+from bummerl.server.table_games import LiveTableGame
 from bummerl.server.tables import LiveTable
-from bummerl.variants import find_table_variant, find_variant
+from bummerl.variants import Variant, find_variant
 
-__all__ = ["CapacityError", "MessageTap", "TableManager", "UnknownTable"]
+__all__ = ["ROOM_KINDS", "CapacityError", "MessageTap", "TableManager", "UnknownTable", "room_kind"]
 
 log = logging.getLogger("bummerl.server")
 
@@ -60,6 +58,56 @@ MessageTap = Callable[[Room, int | None, dict[str, Any]], None]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 R = TypeVar("R", bound=Room)
+
+#: The kinds of table, one per family of variants; the lobby lists their variants in this order.
+ROOM_KINDS: tuple[type[Room], ...] = (LiveTable, LiveTableGame)
+
+
+def room_kind(variant: str, options: dict[str, Any] | None = None) -> tuple[type[Room], Variant]:
+    """The kind of table that plays the variant called ``variant`` (any alias), and the variant with ``options``.
+
+    >>> kind, v = room_kind("dreier", {"bettler": False})
+    >>> kind.kind, v.name, v.options()
+    ('table_game', 'dreierschnapsen', {'bettler': False})
+
+    :class:`~bummerl.errors.UnknownVariantError` naming every variant for an unknown
+    name, and for an option the variant does not have.
+    """
+    found = find_variant(variant, **(options or {}))
+    for kind in ROOM_KINDS:
+        if kind.plays(found):
+            return kind, found
+    raise UnknownVariantError(f"this server has no table for {found.title}")
+
+
+def _others(
+    kind: type[Room],
+    variant: Any,
+    seats: list[str] | None,
+    opponent: str | None,
+    bots: str | None,
+    config: ServerConfig,
+) -> list[str]:
+    """Who sits at seats 1.. of a new table (``"friend"`` or a bot's name), from one of a request's
+    ``seats``, ``opponent`` and ``bots``; :class:`BummerlError` saying what does not fit the variant."""
+    given = [name for name, value in (("seats", seats), ("opponent", opponent), ("bots", bots)) if value is not None]
+    if len(given) > 1:
+        raise BummerlError(f"name the other seats once: one of seats, opponent and bots, not {' and '.join(given)}")
+    count = kind.seat_count(variant) - 1
+    if seats is not None:
+        if len(seats) != count:
+            raise BummerlError(
+                f"{variant.title} has {count + 1} seats: seats names the {count} after yours, not {len(seats)}"
+            )
+        return list(seats)
+    if opponent is not None:
+        if count != 1:
+            raise BummerlError(
+                f"opponent names the other player of a two-player game; {variant.title} has {count + 1} seats: "
+                "name them with seats, or one bot for all with bots"
+            )
+        return [opponent]
+    return [bots or kind.default_bot(config)] * count
 
 
 class UnknownTable(StorageError):
@@ -96,64 +144,28 @@ class TableManager:
         self,
         variant: str,
         options: dict[str, Any],
-        opponent: str,
         name: str,
+        *,
+        seats: list[str] | None = None,
+        opponent: str | None = None,
+        bots: str | None = None,
         seed: int | None = None,
         target: int | None = None,
         creator: str | None = None,
-    ) -> tuple[LiveTable, str, str | None]:
-        """A new two-player table with its first deal: the table, seat 0's token and the join code (friend tables).
+    ) -> tuple[Room, str, dict[int, str]]:
+        """A new table of any variant with its first deal: the table, seat 0's token and the join code of each
+        seat kept for a friend.
 
-        :class:`BummerlError` for an unknown variant, option or bot, or a seed at a friend's table;
-        :class:`CapacityError` when a cap is reached.
+        The creator sits at seat 0.  Who sits at the others is said by one of
+        ``seats`` (every other seat in order: ``"friend"`` or a bot's name),
+        ``opponent`` (the one other seat of a two-player game) or ``bots`` (one
+        bot for every other seat); none of them: the variant's default bot.
+        :class:`BummerlError` for an unknown variant, option or bot, a seat list
+        that does not fit the variant, a ``target`` where the variant has none,
+        or a seed where a friend plays; :class:`CapacityError` when a cap is reached.
         """
-        v = find_variant(variant, **options)
-        if opponent != FRIEND:
-            opponent = bot_info(opponent).name  # canonical name; raises for an unknown bot
-        elif seed is not None:
-            raise BummerlError(_NO_SEED)
-        self._make_room_for(creator)
-        token = secrets.token_urlsafe(32)
-        join_code = secrets.token_urlsafe(9) if opponent == FRIEND else None
-        practice = seed is not None
-        data = await self.db.run(
-            self.repo.create_table,
-            secrets.token_urlsafe(9),
-            v.name,
-            v.options(),
-            seed if seed is not None else secrets.randbits(63),
-            target if target is not None else DEFAULT_TARGET,
-            opponent,
-            name,
-            hash_token(token),
-            join_code,
-            seat1_name=None if opponent == FRIEND else opponent,
-            deal_key=None if practice else secrets.token_bytes(32).hex(),
-            practice=practice,
-        )
-        table = LiveTable(self, data)
-        await self._open(table, creator)
-        return table, token, join_code
-
-    async def create_table_game(
-        self,
-        variant: str,
-        options: dict[str, Any],
-        seats: list[str] | None,
-        bots: str | None,
-        name: str,
-        seed: int | None = None,
-        creator: str | None = None,
-    ) -> tuple[LiveTableGame, str, dict[int, str]]:
-        """A new three- or four-player table: the table, seat 0's token and the join code of each invited seat.
-
-        :class:`BummerlError` for an unknown variant, option or bot, a wrong seat list, or a seed at a
-        table with a friend; :class:`CapacityError` when a cap is reached.
-        """
-        v = find_table_variant(variant, **options)
-        others = seats if seats is not None else [bots or DEFAULT_TABLE_BOT] * (v.players - 1)
-        if len(others) != v.players - 1:
-            raise BummerlError(f"{v.title} has {v.players} seats: name the {v.players - 1} seats after yours")
+        kind, v = room_kind(variant, options)
+        others = _others(kind, v, seats, opponent, bots, self.config)
         if seed is not None and FRIEND in others:
             raise BummerlError(_NO_SEED)
         seat_data = [SeatData(0, "human", None, name, True, None)]
@@ -163,33 +175,26 @@ class TableManager:
                 codes[i] = secrets.token_urlsafe(9)
                 seat_data.append(SeatData(i, FRIEND, None, None, False, codes[i]))
             else:
-                bot = make_bot(who or DEFAULT_TABLE_BOT, 0, variant=v)  # raises for a bot without table play
-                seat_data.append(SeatData(i, "bot", bot.name, None, False, None))
+                seat_data.append(SeatData(i, "bot", kind.check_bot(who, v), None, False, None))
+        target = kind.match_target(v, target)
         self._make_room_for(creator)
         token = secrets.token_urlsafe(32)
-        table_id = secrets.token_urlsafe(9)
         practice = seed is not None
-
-        def store() -> TableData:
-            data = self.repo.create_table(
-                table_id,
-                v.name,
-                v.options(),
-                seed if seed is not None else secrets.randbits(63),
-                v.match_target,
-                TABLE_GAME,
-                name,
-                hash_token(token),
-                None,
-                deal_key=None if practice else secrets.token_bytes(32).hex(),
-                practice=practice,
-            )
-            self.repo.create_seats(table_id, seat_data, {0: hash_token(token)})
-            return data
-
-        live = LiveTableGame(self, await self.db.run(store), seat_data)
-        await self._open(live, creator)
-        return live, token, codes
+        data = await self.db.run(
+            self.repo.create_table,
+            secrets.token_urlsafe(9),
+            v.name,
+            v.options(),
+            seed if seed is not None else secrets.randbits(63),
+            target,
+            seat_data,
+            {0: hash_token(token)},
+            deal_key=None if practice else secrets.token_bytes(32).hex(),
+            practice=practice,
+        )
+        room = kind(self, data)
+        await self._open(room, creator)
+        return room, token, codes
 
     def _make_room_for(self, creator: str | None) -> None:
         """Refuse a new table when its creator or the server is at its cap (idle tables are let go first)."""
@@ -219,16 +224,10 @@ class TableManager:
         :class:`UnknownTable` for an unknown code, :class:`StorageError` for a seat taken already.
         """
         token = secrets.token_urlsafe(32)
-        digest = hash_token(token)
-
-        def take() -> tuple[str, int]:
-            if self.repo.table_of_code(code) is not None:
-                return self.repo.take_seat1(code, name, digest), 1
-            if self.repo.table_seat_of_code(code) is not None:
-                return self.repo.take_table_seat(code, name, digest)
-            raise UnknownTable("no table has this invitation code")
-
-        table_id, seat = await self.db.run(take)
+        try:
+            table_id, seat = await self.db.run(self.repo.take_seat, code, name, hash_token(token))
+        except UnknownCodeError:
+            raise UnknownTable("no table has this invitation code") from None
         room = await self.room(table_id)
         async with room.lock:
             room.seat_taken(seat, name)
@@ -239,15 +238,22 @@ class TableManager:
         return room, seat, token
 
     # ----------------------------------------------------------------- load
-    async def get(self, table_id: str, kind: type[R]) -> R:
-        """The live table of ``kind``, loaded from the database if needed; :class:`UnknownTable` if there is none."""
+    @overload
+    async def get(self, table_id: str, kind: None = None) -> Room: ...
+
+    @overload
+    async def get(self, table_id: str, kind: type[R]) -> R: ...
+
+    async def get(self, table_id: str, kind: type[Room] | None = None) -> Room:
+        """The live table, of ``kind`` if given (else of any kind), loaded from the database if needed;
+        :class:`UnknownTable` if there is none."""
         room = await self.room(table_id)
-        if not isinstance(room, kind):
+        if kind is not None and not isinstance(room, kind):
             raise UnknownTable(f"table {table_id} is a {room.kind.replace('_', ' ')} table")
         return room
 
     async def room(self, table_id: str) -> Room:
-        """The live table of either kind, loaded from the database if needed; :class:`UnknownTable` if none."""
+        """The live table of any kind, loaded from the database if needed; :class:`UnknownTable` if none."""
         room = self.tables.get(table_id)
         if room is None:
             if not TABLE_ID.fullmatch(table_id):
@@ -279,17 +285,14 @@ class TableManager:
             raise
         except StorageError:
             raise UnknownTable(f"no table {table_id!r}") from None
-        room: LiveTable | LiveTableGame
         try:
-            if data.opponent == TABLE_GAME:
-                room = LiveTableGame(self, data, await self.db.run(self.repo.seats, table_id))
-            else:
-                if data.deal_key is None and not data.practice:
-                    # A table of an older server, dealt from a seed that its records published: its next
-                    # deals come from a new secret key.
-                    data.deal_key = secrets.token_bytes(32).hex()
-                    await self.db.run(self.repo.set_deal_key, table_id, data.deal_key)
-                room = LiveTable(self, data)
+            kind, _ = room_kind(data.variant)
+            if data.deal_key is None and not data.practice and kind.takes_new_deal_key:
+                # A table of an older server, dealt from a seed that its records published: its next
+                # deals come from a new secret key.
+                data.deal_key = secrets.token_bytes(32).hex()
+                await self.db.run(self.repo.set_deal_key, table_id, data.deal_key)
+            room = kind(self, data)
             repairs = room.replay_stored()
         except (BummerlError, ValueError) as exc:
             log.error("cannot load table %s: %s", table_id, exc)
@@ -351,7 +354,11 @@ class TableManager:
         while (turn := room.bot_turn()) is not None:
             if self.config.bot_delay:
                 await asyncio.sleep(self.config.bot_delay)
-            token = await self.bots.decide(turn.request)
+            try:
+                token = await self.bots.decide(turn.request)
+            except Exception as exc:  # nothing a bot does may stop the table: it plays its first legal action
+                log.error("table %s: the bot's decision failed: %s: %s", room.id, type(exc).__name__, exc)
+                token = ""
             wait = self.config.storage_retry_first
             while True:
                 async with room.lock:
@@ -412,9 +419,15 @@ class TableManager:
     async def disconnect(self, room: Room, conn: Connection) -> None:
         await disconnect_client(room, conn)
 
-    def live(self, kind: type[R]) -> list[R]:
-        """The tables of one kind in memory (for the lists of tables to watch)."""
-        return [t for t in self.tables.values() if isinstance(t, kind)]
+    @overload
+    def live(self, kind: None = None) -> list[Room]: ...
+
+    @overload
+    def live(self, kind: type[R]) -> list[R]: ...
+
+    def live(self, kind: type[Room] | None = None) -> list[Any]:
+        """The tables in memory, of ``kind`` if given (for the lists of tables to watch)."""
+        return [t for t in self.tables.values() if kind is None or isinstance(t, kind)]
 
     # ------------------------------------------------------------- shutdown
     async def shutdown(self) -> None:

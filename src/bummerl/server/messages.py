@@ -108,39 +108,37 @@ PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), Afte
 
 # ------------------------------------------------------------------ HTTP bodies
 class CreateTable(BaseModel):
-    """``POST /api/tables``: a new table with the creator at seat 0."""
+    """``POST /api/tables``: a new table of any variant with the creator at seat 0.
+
+    Who sits at the other seats: ``seats`` names them in order (``"friend"``
+    for an invitation, else a bot's name), ``opponent`` the one other seat of a
+    two-player game, ``bots`` one bot for all of them; at most one of the three,
+    none for the variant's default bot.  Whether they fit the variant (the number
+    of seats, a bot that plays it, a ``target`` only where the match has one) is
+    checked when the variant is known: a ``400 bad_table`` says what is wrong.
+    """
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     variant: str = Field(default="schnapsen", max_length=64)
-    options: dict[str, bool | str] = Field(default_factory=dict)
-    #: A bot name of :mod:`bummerl.bots`, or ``"friend"`` for an invitation; ``None``: the default bot.
+    options: dict[str, bool | str | int] = Field(default_factory=dict, max_length=32)
+    seats: list[Annotated[str, Field(max_length=64)]] | None = Field(default=None, max_length=3)
+    #: A bot name of :mod:`bummerl.bots`, or ``"friend"`` for an invitation (two-player variants).
     opponent: str | None = Field(default=None, max_length=64)
+    bots: str | None = Field(default=None, max_length=64)
     name: PlayerName = "Player"
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
     target: int | None = Field(default=None, ge=1, le=99)
 
 
-class CreateTableGame(BaseModel):
-    """``POST /api/table-games``: a Bauernschnapsen (4 seats) or Dreierschnapsen (3 seats) table.
-
-    The creator sits at seat 0.  ``seats`` names the other seats in order
-    (``"friend"`` for an invitation, else a table bot's name); without it every
-    other seat gets the bot ``bots`` (one level for all).
-    """
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+class CreateTableGame(CreateTable):
+    """``POST /api/table-games``, deprecated: :class:`CreateTable` with Bauernschnapsen as the default variant."""
 
     variant: str = Field(default="bauernschnapsen", max_length=64)
-    options: dict[str, bool | str | int] = Field(default_factory=dict)
-    seats: list[str] | None = Field(default=None, max_length=3)
-    bots: str | None = Field(default=None, max_length=64)
-    name: PlayerName = "Player"
-    seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
 
 
 class JoinTable(BaseModel):
-    """``POST /api/join``: take seat 1 of a table with its invitation code."""
+    """``POST /api/join``: take the seat that an invitation code keeps."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 

@@ -1,9 +1,10 @@
-"""A live table in memory, of either kind, and the steps every change of it takes.
+"""A live table in memory, of any variant, and the steps every change of it takes.
 
 :class:`Room` is what a two-player table (:mod:`bummerl.server.tables`) and a
 three- or four-player table (:mod:`bummerl.server.table_games`) have in
-common: the connected clients (seats and spectators), the lock, the events not
-yet sent, and the order of every change, under the lock:
+common: the seats (who sits where, invited friends, bots), the connected
+clients (seats and spectators), the lock, the events not yet sent, the
+summaries, and the order of every change, under the lock:
 
 1. check the request (:meth:`Room.check_action`: whose turn, is it legal);
 2. **store it** (an action row, a new deal) through the database threads;
@@ -12,7 +13,10 @@ yet sent, and the order of every change, under the lock:
 
 A refused request, or one the database refused, changes nothing.  The
 subclasses supply the engine side: the views, the parsing of action tokens,
-the scoring of a finished game, the next deal and what a bot sees.
+the scoring of a finished game, the next deal and what a bot sees; and, at
+class level, what their family of variants needs before a table exists (the
+variants, seats, bots, match length).  Nothing outside the room classes asks
+which kind a table is: it calls these methods.
 
 What a client learns about the cards comes only from the subclasses'
 ``state_for`` (one seat's view, or a spectator's copy without any hand), from
@@ -26,9 +30,13 @@ import asyncio
 import dataclasses
 import json
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from bummerl.bots import bot_info, bot_names
+from bummerl.rng import key_commitment
+from bummerl.server.catalog import options_json
+from bummerl.server.config import ServerConfig
 from bummerl.server.messages import (
     ActionMessage,
     ClientError,
@@ -39,7 +47,8 @@ from bummerl.server.messages import (
     parse_client_message,
 )
 from bummerl.server.scheduler import BotRequest
-from bummerl.server.storage import StorageError, TableData
+from bummerl.server.storage import SeatData, StorageError, TableData
+from bummerl.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
     from bummerl.server.manager import TableManager
@@ -51,7 +60,7 @@ MAX_QUEUED = 500
 #: Messages a client may send in a burst, and per second after it (docs/security.md).
 MESSAGE_BURST = 30
 MESSAGE_RATE = 10.0
-#: The ``opponent`` of a two-player table that waits for an invited friend, and the kind of an invited seat.
+#: The kind of a seat kept for an invited friend, and what a request names such a seat.
 FRIEND = "friend"
 
 
@@ -148,18 +157,42 @@ class BotTurn:
     position: tuple[int, int]
 
 
-class Room(abc.ABC):
-    """One table in memory; change it only under :attr:`lock`, through :meth:`apply` and :meth:`deal_next`."""
+class _DealtMatch(Protocol):
+    """What :meth:`Room.deals_json` reads of a match (a two-player Bummerl or a table game's match)."""
 
-    #: ``"two_player"`` or ``"table_game"`` (the WebSocket path and the REST tree it belongs to).
+    @property
+    def deal_key(self) -> bytes | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+
+class Room(abc.ABC):
+    """One table in memory; change it only under :attr:`lock`, through :meth:`apply` and :meth:`deal_next`.
+
+    The seats (who sits where, who has joined, who is connected) are the same
+    for every kind of table and handled here; a subclass is one family of
+    variants: its engine, its views, its bots.  Class-level hooks tell the
+    table manager and the routes what a family needs before a table exists
+    (its variants, seats, bots and match length) and after it is gone (its
+    stored records), so that nothing outside the room classes asks which kind a
+    table is.
+    """
+
+    #: ``"two_player"`` or ``"table_game"``: the ``kind`` of every message and summary, which view follows.
     kind: ClassVar[str]
-    #: Where its WebSocket is, before the table id.
-    ws_prefix: ClassVar[str]
+    #: Whether finished games of this kind have a replay and an analysis (``/api/games/{id}/replay``).
+    analysable: ClassVar[bool] = False
+    #: Whether a table of an older server (without a deal key) gets a new key when it is loaded: only where
+    #: the replay deals each stored pack again, so that the games dealt from the old seed still replay.
+    takes_new_deal_key: ClassVar[bool] = False
 
     def __init__(self, manager: TableManager, data: TableData) -> None:
         self.manager = manager
         self.id = data.id
         self.data = data
+        #: In seat order; seat 0 is the creator's.
+        self.seats: list[SeatData] = list(data.seats)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         #: The events of the game on the table (from its deal on); each connection keeps a cursor into them.
@@ -172,11 +205,79 @@ class Room(abc.ABC):
         self.creator: str | None = None
         self.touched = time.monotonic()
 
+    # ------------------------------------------------------------ the family (class level)
+    @classmethod
+    @abc.abstractmethod
+    def plays(cls, variant: Variant) -> bool:
+        """Whether this kind of table plays ``variant`` (one kind per family of variants)."""
+
+    @classmethod
+    def variants(cls) -> list[Variant]:
+        """The variants played at this kind of table, in the order of :data:`bummerl.variants.VARIANTS`."""
+        return [v for v in VARIANTS if cls.plays(v)]
+
+    @classmethod
+    def seat_count(cls, variant: Variant) -> int:
+        """How many seats a table of ``variant`` has."""
+        return variant.players
+
+    @classmethod
+    def check_bot(cls, name: str, variant: Variant) -> str:
+        """The canonical name of the registered bot ``name`` that plays ``variant``; :class:`BummerlError`
+        (naming the bots that do) for another name.  Never a ``cmd:`` program: the name comes from the network."""
+        return bot_info(name, variant).name
+
+    @classmethod
+    @abc.abstractmethod
+    def default_bot(cls, config: ServerConfig) -> str:
+        """The bot of a seat that a request leaves to the server."""
+
+    @classmethod
+    @abc.abstractmethod
+    def match_target(cls, variant: Any, target: int | None) -> int:
+        """The match's target for a request's ``target`` (``None``: the default); :class:`BummerlError` if
+        this family sets it otherwise."""
+
+    @classmethod
+    def variant_extra(cls, variant: Any) -> dict[str, Any]:
+        """Fields of ``GET /api/variants`` that only this family has."""
+        return {}
+
+    @classmethod
+    def variant_json(cls, variant: Variant, config: ServerConfig) -> dict[str, Any]:
+        """One entry of ``GET /api/variants``: the variant, its seats, options and bots."""
+        players = cls.seat_count(variant)
+        return {
+            "name": variant.name,
+            "title": variant.title,
+            "aliases": list(variant.aliases),
+            "kind": cls.kind,
+            "players": players,
+            "teams": players == 4,
+            "deck_size": variant.deck_size,
+            "hand_size": variant.hand_size,
+            "target": cls.match_target(variant, None),
+            "options": options_json(variant),
+            "bots": bot_names(variant),
+            "default_bot": cls.default_bot(config),
+            **cls.variant_extra(variant),
+        }
+
+    @classmethod
+    @abc.abstractmethod
+    def record_json(cls, text: str) -> str:
+        """A stored game record of this family (text format) in the JSON format."""
+
+    @classmethod
+    def finished_details(cls, game_id: int, record: str) -> dict[str, Any]:
+        """What ``GET /api/games/{id}`` adds for a finished game of this family, besides its record."""
+        return {}
+
     # ------------------------------------------------------------ the engine side
     @property
     @abc.abstractmethod
-    def status(self) -> str:
-        """``"waiting"`` (for an invited friend), ``"playing"`` or ``"game_over"``."""
+    def variant(self) -> Any:
+        """The table's variant, with its options."""
 
     @property
     @abc.abstractmethod
@@ -193,13 +294,22 @@ class Room(abc.ABC):
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
 
+    @property
     @abc.abstractmethod
-    def players(self) -> list[dict[str, Any]]:
-        """The seats as the ``players`` field of docs/web.md."""
+    def dealt(self) -> bool:
+        """Whether the table has a game (from the first deal on)."""
 
     @abc.abstractmethod
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table (no card)."""
+    def match_json(self) -> dict[str, Any]:
+        """The match standing, the ``match`` field of ``state`` and of the summary."""
+
+    @abc.abstractmethod
+    def standing(self) -> list[int]:
+        """The match's score per seat or team, as the list of tables shows it."""
+
+    @abc.abstractmethod
+    def played_matches(self) -> Sequence[_DealtMatch]:
+        """Every match played at the table, the running one last."""
 
     @abc.abstractmethod
     def view_state(self, conn: Connection) -> dict[str, Any]:
@@ -226,15 +336,112 @@ class Room(abc.ABC):
         """The bot's turn if a bot is to act."""
 
     @abc.abstractmethod
+    def replay_stored(self) -> list[FinishedGame]:
+        """Rebuild the table from its stored deals and actions (:attr:`data`); the results still to store."""
+
+    def team(self, seat: int) -> int | None:
+        """The team of ``seat`` where seats play in teams, else ``None``."""
+        return None
+
+    # ------------------------------------------------------------------- seats
+    @property
+    def waiting(self) -> bool:
+        """Whether a seat kept for an invited friend is still empty (actions are refused until it is taken)."""
+        return any(s.kind == FRIEND and not s.taken for s in self.seats)
+
+    @property
+    def status(self) -> str:
+        """``"waiting"`` (for an invited friend), ``"playing"`` or ``"game_over"``."""
+        if self.waiting:
+            return "waiting"
+        return "game_over" if self.to_move is None else "playing"
+
+    def bot_of(self, seat: int) -> str | None:
+        """The bot at ``seat``, ``None`` for a human's seat."""
+        s = self.seats[seat]
+        return s.bot if s.kind == "bot" else None
+
+    def seat_name(self, seat: int) -> str:
+        """The name shown for ``seat``: the player's, or the bot's."""
+        return self.seats[seat].shown_name
+
+    def players(self) -> list[dict[str, Any]]:
+        """The seats as the ``players`` field of docs/web.md."""
+        connected = {c.seat for c in self.connections if c.hello and c.seat is not None}
+        out = []
+        for s in self.seats:
+            bot = s.kind == "bot"
+            out.append(
+                {
+                    "seat": s.seat,
+                    "name": self.seat_name(s.seat),
+                    "kind": "bot" if bot else "human",
+                    "bot": s.bot if bot else None,
+                    "joined": bot or s.kind != FRIEND or s.taken,
+                    "connected": bot or s.seat in connected,
+                    "team": self.team(s.seat),
+                }
+            )
+        return out
+
     def seat_taken(self, seat: int, name: str) -> None:
         """An invited friend took ``seat`` (stored already)."""
+        self.seats[seat] = dataclasses.replace(self.seats[seat], name=name, taken=True)
 
-    @abc.abstractmethod
     def seat_of(self, token: str) -> int | None:
         """The seat that ``token`` holds (a database call: run it in the database threads)."""
+        return self.manager.repo.seat_of(self.id, token)
 
-    #: Fields the ``welcome`` message adds for this kind of table.
-    welcome: ClassVar[dict[str, Any]] = {}
+    def invitations(self) -> dict[int, str]:
+        """The join codes of the seats kept for friends who have not come yet, by seat."""
+        return {s.seat: s.join_code for s in self.seats if s.kind == FRIEND and not s.taken and s.join_code}
+
+    def invited(self) -> bool:
+        """Whether any seat of the table was kept for an invited friend."""
+        return any(s.kind == FRIEND for s in self.seats)
+
+    # ----------------------------------------------------------------- summaries
+    def deals_json(self) -> list[dict[str, Any]]:
+        """Per match: the commitment to its deal key, and the key itself once the match is over."""
+        return [
+            {
+                "match_no": k + 1,
+                "commitment": key_commitment(m.deal_key),
+                "deal_key": m.deal_key.hex() if m.is_over else None,
+            }
+            for k, m in enumerate(self.played_matches())
+            if m.deal_key is not None
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know of the table (no card): ``GET /api/tables/{id}``."""
+        return {
+            "table_id": self.id,
+            "kind": self.kind,
+            "variant": self.variant.name,
+            "title": self.variant.title,
+            "options": self.variant.options(),
+            "seats": len(self.seats),
+            "practice": self.data.practice,
+            "players": self.players(),
+            "status": self.status,
+            "match": self.match_json(),
+            "deals": self.deals_json(),
+            "game_id": self.game_id if self.dealt else None,
+        }
+
+    def listing(self) -> dict[str, Any]:
+        """The table in the list of tables to watch (``GET /api/tables``)."""
+        return {
+            "table_id": self.id,
+            "kind": self.kind,
+            "variant": self.variant.name,
+            "title": self.variant.title,
+            "seats": len(self.seats),
+            "players": [p["name"] for p in self.players()],
+            "status": self.status,
+            "standing": self.standing(),
+        }
 
     # ----------------------------------------------------------------- messages
     def state_for(self, conn: Connection) -> dict[str, Any]:
@@ -247,6 +454,7 @@ class Room(abc.ABC):
             "table_id": self.id,
             "seat": conn.seat,
             "role": conn.role,
+            "kind": self.kind,
             "status": self.status,
             "storage": self.storage,
             **self.view_state(conn),
@@ -269,7 +477,8 @@ class Room(abc.ABC):
 
     @property
     def ws_url(self) -> str:
-        return f"{self.ws_prefix}{self.id}"
+        """The table's WebSocket, the same path for every kind of table."""
+        return f"/ws/tables/{self.id}"
 
     def touch(self) -> None:
         self.touched = time.monotonic()
@@ -387,7 +596,7 @@ async def _hello(room: Room, conn: Connection, message: HelloMessage) -> None:
             conn,
             {
                 "type": "welcome",
-                **room.welcome,
+                "kind": room.kind,
                 "table_id": room.id,
                 "seat": seat,
                 "role": conn.role,

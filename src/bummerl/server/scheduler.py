@@ -4,16 +4,17 @@ Bots run in two lanes.  **Quick** bots (``random``, ``heuristic``: a decision
 takes microseconds to milliseconds) run in a small thread pool and never queue
 behind a search.  **Searching** bots (the PIMC levels, the table games'
 ``search``) share the worker pool (processes, one per core by default).  At
-most one decision per worker runs at a time, the others wait in arrival order,
-and each decision gets a time budget scaled by the load::
+most one decision per worker runs at a time, the others wait shortest budget
+first (a ``hard`` move does not queue behind ``expert`` ones; equal budgets in
+arrival order), and each decision gets a time budget scaled by the load::
 
     time_scale = max(min_time_scale, workers / (workers + waiting))
 
 With nobody waiting a bot thinks as long as its level allows (``expert``:
 0.8 s, 2 s in the first tricks); with 38 decisions waiting for 2 workers each
 thinks a twentieth of that.  A decision that arrives therefore waits about one
-full-length decision at most, however many tables search, instead of every
-search ahead of it (measured in ``bench/web_abuse.py``, docs/web.md).  A
+full-length decision of its own level or shorter ones, however many tables
+search, instead of every search ahead of it (measured in ``bench/web_abuse.py``, docs/web.md).  A
 decision that does not come back within ``bot_timeout`` seconds (a stuck or
 crashed worker) is replaced by the ``heuristic`` bot's choice, and its worker
 slot is freed only when the worker really finishes.
@@ -27,6 +28,8 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import functools
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -34,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bummerl.server.config import ExecutorKind, ServerConfig
-from bummerl.server.workers import choose_table_token, choose_token, exit_with_parent, searches, warm_up
+from bummerl.server.workers import choose_table_token, choose_token, exit_with_parent, search_budget, warm_up
 from bummerl.table.view import TableView
 from bummerl.variants import TableVariant
 
@@ -80,6 +83,44 @@ class BotRequest:
         return functools.partial(choose_token, bot, self.seed, self.view, time_scale)
 
 
+class _Gate:
+    """Admission to the workers: ``slots`` decisions at a time, the waiting one with the shortest budget next.
+
+    Shortest first, so a ``hard`` move (0.25 s) does not queue behind a row of ``expert`` ones (0.8-2 s); among
+    equal budgets, arrival order.  A long search still gets its turn: the short ones ahead of it end quickly.
+    """
+
+    def __init__(self, slots: int) -> None:
+        self.free = slots
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+
+    async def acquire(self, budget: float) -> None:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (budget, next(self._arrivals), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # the slot was handed over as the waiter left: pass it on
+            else:
+                self._waiting = [w for w in self._waiting if w[2] is not turn]
+                heapq.heapify(self._waiting)
+            raise
+
+    def release(self) -> None:
+        """A slot is free: hand it to the waiting decision with the shortest budget, if any."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.free += 1
+
+
 class BotScheduler:
     """The two lanes of one app (see the module docstring)."""
 
@@ -90,8 +131,8 @@ class BotScheduler:
         self._quick = concurrent.futures.ThreadPoolExecutor(
             max_workers=config.quick_bot_threads, thread_name_prefix="bummerl-quick-bot"
         )
-        self._slots: asyncio.Semaphore | None = None
-        self._kinds: dict[tuple[str, str | None], bool] = {}
+        self._gate = _Gate(self.workers)
+        self._budgets: dict[tuple[str, str | None], float | None] = {}
         #: Decisions waiting for a worker, and running in one (for the time scale and the metrics).
         self.waiting = 0
         self.running = 0
@@ -102,11 +143,12 @@ class BotScheduler:
             self._executor = make_executor(self.config.bot_executor, self.workers)
         return self._executor
 
-    def searches(self, request: BotRequest) -> bool:
+    def budget(self, request: BotRequest) -> float | None:
+        """The seconds the request's bot may think per decision if it searches, else ``None``."""
         key = (request.bot, request.table_variant.name if request.table_variant else None)
-        if key not in self._kinds:
-            self._kinds[key] = searches(request.bot, request.table_variant)
-        return self._kinds[key]
+        if key not in self._budgets:
+            self._budgets[key] = search_budget(request.bot, request.table_variant)
+        return self._budgets[key]
 
     def time_scale(self) -> float:
         """How much of its own time budget the next searching decision gets."""
@@ -115,13 +157,12 @@ class BotScheduler:
     async def decide(self, request: BotRequest) -> str:
         """The bot's action token (the fallback bot's after a failure or timeout; ``""`` if even that failed)."""
         loop = asyncio.get_running_loop()
-        if not self.searches(request):
+        budget = self.budget(request)
+        if budget is None:
             return await self._quick_decision(request, request.bot)
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
         self.waiting += 1
         try:
-            await self._slots.acquire()
+            await self._gate.acquire(budget)
         finally:
             self.waiting -= 1
         scale = self.time_scale()
@@ -131,8 +172,7 @@ class BotScheduler:
         def done(_: asyncio.Future[str]) -> None:
             # The slot is held until the worker is really free, also after a timeout.
             self.running -= 1
-            assert self._slots is not None
-            self._slots.release()
+            self._gate.release()
 
         future.add_done_callback(done)
         try:

@@ -1,23 +1,29 @@
-"""The web app's database: tables, games and every action, with SQLAlchemy 2.
+"""The web app's database: tables, their seats, games and every action, with SQLAlchemy 2.
 
-Four tables: ``bummerl_tables`` (a live table: variant, seed, seats with the
-SHA-256 of their tokens, the join code), ``bummerl_table_seats`` (the seats of
-a three- or four-player table), ``bummerl_games`` (one deal of a table's match:
-dealer, pack order, result, record text and cached analysis) and
-``bummerl_actions`` (one row per action, appended as it is played: a server
-restart replays them).  Any SQLAlchemy URL works; SQLite is the default.  The
-schema is made and changed by the Alembic revisions of
-:mod:`bummerl.server.migrations`; the models here describe its newest revision.
+Four tables: ``bummerl_tables`` (a table: variant, options, seed, deal key),
+``bummerl_table_seats`` (one row per seat of every table, two to four: who sits
+there, the SHA-256 of the seat's token, the invitation code of a seat kept for
+a friend), ``bummerl_games`` (one deal of a table's match: dealer, pack order,
+result, record text and cached analysis) and ``bummerl_actions`` (one row per
+action, appended as it is played: a server restart replays them).  Any
+SQLAlchemy URL works; SQLite is the default.  The schema is made and changed by
+the Alembic revisions of :mod:`bummerl.server.migrations`; the models here
+describe its newest revision.
 
 >>> repo = Repository("sqlite://")
 >>> repo.create_schema()
->>> table = repo.create_table("t1", "schnapsen", {}, 7, 7, "random", "Anna", hash_token("secret"), None)
+>>> seats = [SeatData(0, "human", None, "Anna", True, None), SeatData(1, "friend", None, None, False, "c0de")]
+>>> table = repo.create_table("t1", "schnapsen", {}, 7, 7, seats, {0: hash_token("secret")})
 >>> game_id = repo.start_game("t1", 0, 0, 1, "AhTh", "42")
 >>> repo.append_action(game_id, 0, "Ah")
 >>> [g.actions for g in repo.load_table("t1").games]
 [['Ah']]
->>> repo.seat_of("t1", "secret"), repo.seat_of("t1", "wrong")
-(0, None)
+>>> repo.take_seat("c0de", "Bert", hash_token("other"))
+('t1', 1)
+>>> repo.seat_of("t1", "secret"), repo.seat_of("t1", "other"), repo.seat_of("t1", "wrong")
+(0, 1, None)
+>>> [(s.seat, s.kind, s.name, s.taken) for s in repo.seats("t1")]
+[(0, 'human', 'Anna', True), (1, 'friend', 'Bert', True)]
 >>> repo.dispose()
 
 The repository returns plain dataclasses, never ORM objects, so nothing
@@ -32,6 +38,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -50,31 +57,31 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from bummerl.server import migrations
 
 __all__ = [
-    "TABLE_GAME",
     "ActionConflictError",
     "GameData",
     "Repository",
     "SeatData",
     "StorageError",
     "TableData",
+    "UnknownCodeError",
     "database_url",
     "hash_token",
     "now",
 ]
 
 
-#: The ``opponent`` column of a three- or four-player table: its seats are in ``bummerl_table_seats``.
-TABLE_GAME = "table-game"
-
-
 class StorageError(Exception):
     """A database request that cannot be done (unknown row, taken seat)."""
+
+
+class UnknownCodeError(StorageError):
+    """No seat of any table is kept for this invitation code."""
 
 
 class ActionConflictError(StorageError):
@@ -108,12 +115,6 @@ class _TableRow(_Base):
     # Seeds are unsigned 64-bit: text, since SQL integers are signed.
     seed: Mapped[str] = mapped_column(String(24))
     target: Mapped[int] = mapped_column(Integer)
-    opponent: Mapped[str] = mapped_column(String(64))
-    seat0_name: Mapped[str] = mapped_column(String(64))
-    seat1_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    seat0_token: Mapped[str] = mapped_column(String(64))
-    seat1_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    join_code: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     created_at: Mapped[str] = mapped_column(String(32))
     #: A per-table secret (hex) that the server fills in; ``None`` for tables made before it existed.
     deal_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -151,7 +152,7 @@ class _ActionRow(_Base):
 
 
 class _SeatRow(_Base):
-    """One seat of a three- or four-player table (its ``bummerl_tables`` row has opponent ``TABLE_GAME``)."""
+    """One seat of a table (two to four per table; revision 0005 moved the two-player seats here)."""
 
     __tablename__ = "bummerl_table_seats"
 
@@ -190,7 +191,8 @@ class GameData:
 
 @dataclasses.dataclass
 class SeatData:
-    """One seat of a three- or four-player table; ``taken``: a human holds its token (bots: never)."""
+    """One seat of a table: ``kind`` ``human`` (the creator), ``friend`` (kept for ``join_code``) or ``bot``;
+    ``taken``: a human holds its token (bots: never)."""
 
     seat: int
     kind: str
@@ -198,6 +200,11 @@ class SeatData:
     name: str | None
     taken: bool
     join_code: str | None
+
+    @property
+    def shown_name(self) -> str:
+        """The name shown for the seat: the player's, a bot's own, or ``""`` for a friend not yet come."""
+        return self.name or (self.bot if self.kind == "bot" else None) or ""
 
 
 @dataclasses.dataclass
@@ -209,11 +216,9 @@ class TableData:
     options: dict[str, Any]
     seed: int
     target: int
-    opponent: str
-    seat_names: tuple[str, str | None]
-    seat1_taken: bool
-    join_code: str | None
     created_at: str
+    #: In seat order.
+    seats: list[SeatData] = dataclasses.field(default_factory=list)
     games: list[GameData] = dataclasses.field(default_factory=list)
     deal_key: str | None = None
     practice: bool = False
@@ -238,21 +243,34 @@ def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
     )
 
 
-def _table_data(row: _TableRow) -> TableData:
+def _table_data(row: _TableRow, seats: list[SeatData]) -> TableData:
     return TableData(
         row.id,
         row.variant,
         json.loads(row.options),
         int(row.seed),
         row.target,
-        row.opponent,
-        (row.seat0_name, row.seat1_name),
-        row.seat1_token is not None,
-        row.join_code,
         row.created_at,
+        seats,
         deal_key=row.deal_key,
         practice=row.practice,
     )
+
+
+def _seat_data(row: _SeatRow) -> SeatData:
+    return SeatData(row.seat, row.kind, row.bot, row.name, row.token is not None, row.join_code)
+
+
+def _seats_of(s: Session, table_ids: list[str]) -> dict[str, list[SeatData]]:
+    """The seats of the tables, in seat order (one query for all of them)."""
+    found: dict[str, list[SeatData]] = {t: [] for t in table_ids}
+    if table_ids:
+        rows = s.scalars(
+            select(_SeatRow).where(_SeatRow.table_id.in_(table_ids)).order_by(_SeatRow.table_id, _SeatRow.seat)
+        )
+        for row in rows:
+            found[row.table_id].append(_seat_data(row))
+    return found
 
 
 class Repository:
@@ -311,79 +329,88 @@ class Repository:
         options: dict[str, Any],
         seed: int,
         target: int,
-        opponent: str,
-        seat0_name: str,
-        seat0_token_hash: str,
-        join_code: str | None,
-        seat1_name: str | None = None,
+        seats: Sequence[SeatData],
+        token_hashes: dict[int, str],
         *,
         deal_key: str | None = None,
         practice: bool = False,
     ) -> TableData:
+        """Store a new table with its seats, in one transaction (``token_hashes``: the seats held already,
+        by the SHA-256 of their tokens; a seat kept for a friend gets its hash when it is taken)."""
         row = _TableRow(
             id=table_id,
             variant=variant,
             options=json.dumps(options, sort_keys=True),
             seed=str(seed),
             target=target,
-            opponent=opponent,
-            seat0_name=seat0_name,
-            seat1_name=seat1_name,
-            seat0_token=seat0_token_hash,
-            seat1_token=None,
-            join_code=join_code,
             created_at=now(),
             deal_key=deal_key,
             practice=practice,
         )
         with self._sessions.begin() as s:
             s.add(row)
-        return _table_data(row)
+            s.flush()  # the table's row first: the seats refer to it
+            for seat in seats:
+                s.add(
+                    _SeatRow(
+                        table_id=table_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        name=seat.name,
+                        token=token_hashes.get(seat.seat),
+                        join_code=seat.join_code,
+                    )
+                )
+        return _table_data(row, [dataclasses.replace(seat, taken=seat.seat in token_hashes) for seat in seats])
 
-    def take_seat1(self, join_code: str, name: str, token_hash: str) -> str:
-        """Give seat 1 of the table invited by ``join_code``; returns the table id.
+    def take_seat(self, join_code: str, name: str, token_hash: str) -> tuple[str, int]:
+        """Give the seat kept for ``join_code`` to ``name``: ``(table id, seat)``.
 
-        Raises :class:`StorageError` for an unknown code or a seat already taken
-        (one UPDATE with a condition: two friends cannot both win the seat).
+        :class:`UnknownCodeError` for a code no seat is kept for, :class:`StorageError` for a seat taken
+        already (one UPDATE with a condition: two friends cannot both win the seat).
         """
         with self._sessions.begin() as s:
-            table_id = s.scalar(select(_TableRow.id).where(_TableRow.join_code == join_code))
-            if table_id is None:
-                raise StorageError("unknown join code")
+            row = s.execute(select(_SeatRow.table_id, _SeatRow.seat).where(_SeatRow.join_code == join_code)).first()
+            if row is None:
+                raise UnknownCodeError("unknown join code")
+            table_id, seat = row
             done = s.execute(
-                update(_TableRow)
-                .where(_TableRow.id == table_id, _TableRow.seat1_token.is_(None))
-                .values(seat1_token=token_hash, seat1_name=name)
+                update(_SeatRow)
+                .where(_SeatRow.table_id == table_id, _SeatRow.seat == seat, _SeatRow.token.is_(None))
+                .values(token=token_hash, name=name)
             )
             if getattr(done, "rowcount", 0) != 1:
-                raise StorageError("seat 1 of this table is taken")
-            return table_id
-
-    def table_of_code(self, join_code: str) -> str | None:
-        with self._sessions() as s:
-            return s.scalar(select(_TableRow.id).where(_TableRow.join_code == join_code))
+                raise StorageError(f"seat {seat} of this table is taken")
+            return table_id, seat
 
     def seat_of(self, table_id: str, token: str) -> int | None:
-        """The seat that ``token`` holds at the table, or ``None``."""
+        """The seat of the table that ``token`` holds, or ``None``."""
         digest = hash_token(token)
         with self._sessions() as s:
-            row = s.get(_TableRow, table_id)
-        if row is None:
-            return None
-        # Constant-time comparisons: the answer must not leak how much of a hash matched.
-        if hmac.compare_digest(row.seat0_token, digest):
-            return 0
-        if row.seat1_token is not None and hmac.compare_digest(row.seat1_token, digest):
-            return 1
-        return None
+            rows = s.execute(
+                select(_SeatRow.seat, _SeatRow.token).where(_SeatRow.table_id == table_id, _SeatRow.token.is_not(None))
+            ).all()
+        found = None
+        for seat, stored in rows:
+            # Constant-time comparisons, and every seat compared: the answer must not leak how much of a hash
+            # matched, nor which seat's did.
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    def seats(self, table_id: str) -> list[SeatData]:
+        """The seats of the table in seat order (none for an unknown table)."""
+        with self._sessions() as s:
+            return _seats_of(s, [table_id])[table_id]
 
     def load_table(self, table_id: str) -> TableData:
-        """The table with every game and action, in play order."""
+        """The table with its seats and every game and action, in play order."""
         with self._sessions() as s:
             row = s.get(_TableRow, table_id)
             if row is None:
                 raise StorageError(f"no table {table_id!r}")
-            table = _table_data(row)
+            table = _table_data(row, _seats_of(s, [table_id])[table_id])
             games = s.scalars(
                 select(_GameRow).where(_GameRow.table_id == table_id).order_by(_GameRow.match_no, _GameRow.game_no)
             ).all()
@@ -399,75 +426,11 @@ class Repository:
             table.games = [_game_data(g, actions[g.id]) for g in games]
         return table
 
-    def tables_to_resume(self, table_games: bool | None = None) -> list[str]:
-        """Ids of the tables whose latest game is not finished (``table_games``: only those of three or
-        four players, or only two-player tables; ``None``: all)."""
+    def tables_to_resume(self) -> list[str]:
+        """Ids of the tables whose latest game is not finished."""
         query = select(_GameRow.table_id).where(_GameRow.finished.is_(False))
-        if table_games is not None:
-            query = query.join(_TableRow, _TableRow.id == _GameRow.table_id)
-            query = query.where(
-                (_TableRow.opponent == TABLE_GAME) if table_games else (_TableRow.opponent != TABLE_GAME)
-            )
         with self._sessions() as s:
             return list(s.scalars(query.distinct()))
-
-    # ----------------------------------------------------------- table seats
-    def create_seats(self, table_id: str, seats: list[SeatData], token_hashes: dict[int, str]) -> None:
-        """Store the seats of a three- or four-player table (``token_hashes``: seats held already)."""
-        with self._sessions.begin() as s:
-            for seat in seats:
-                s.add(
-                    _SeatRow(
-                        table_id=table_id,
-                        seat=seat.seat,
-                        kind=seat.kind,
-                        bot=seat.bot,
-                        name=seat.name,
-                        token=token_hashes.get(seat.seat),
-                        join_code=seat.join_code,
-                    )
-                )
-
-    def seats(self, table_id: str) -> list[SeatData]:
-        """The seats of a three- or four-player table in seat order."""
-        with self._sessions() as s:
-            rows = s.scalars(select(_SeatRow).where(_SeatRow.table_id == table_id).order_by(_SeatRow.seat)).all()
-            return [SeatData(r.seat, r.kind, r.bot, r.name, r.token is not None, r.join_code) for r in rows]
-
-    def table_seat_of_code(self, join_code: str) -> tuple[str, int] | None:
-        """``(table id, seat)`` that a table game's invitation code opens, or ``None``."""
-        with self._sessions() as s:
-            row = s.execute(select(_SeatRow.table_id, _SeatRow.seat).where(_SeatRow.join_code == join_code)).first()
-            return None if row is None else (row[0], row[1])
-
-    def take_table_seat(self, join_code: str, name: str, token_hash: str) -> tuple[str, int]:
-        """Give the seat invited by ``join_code`` to ``name``; :class:`StorageError` if unknown or taken."""
-        with self._sessions.begin() as s:
-            row = s.execute(select(_SeatRow.table_id, _SeatRow.seat).where(_SeatRow.join_code == join_code)).first()
-            if row is None:
-                raise StorageError("unknown join code")
-            done = s.execute(
-                update(_SeatRow)
-                .where(_SeatRow.table_id == row[0], _SeatRow.seat == row[1], _SeatRow.token.is_(None))
-                .values(token=token_hash, name=name)
-            )
-            if getattr(done, "rowcount", 0) != 1:
-                raise StorageError(f"seat {row[1]} of this table is taken")
-            return row[0], row[1]
-
-    def table_seat_of(self, table_id: str, token: str) -> int | None:
-        """The seat of a three- or four-player table that ``token`` holds, or ``None``."""
-        digest = hash_token(token)
-        with self._sessions() as s:
-            rows = s.execute(
-                select(_SeatRow.seat, _SeatRow.token).where(_SeatRow.table_id == table_id, _SeatRow.token.is_not(None))
-            ).all()
-        found = None
-        for seat, stored in rows:
-            # Constant-time comparisons, every row compared.
-            if stored is not None and hmac.compare_digest(stored, digest):
-                found = seat
-        return found
 
     def set_deal_key(self, table_id: str, deal_key: str) -> None:
         """Give a table of an older server (made before deal keys) its secret deal key."""
@@ -542,7 +505,7 @@ class Repository:
     def list_games(
         self, table_id: str | None = None, finished: bool | None = True, limit: int = 50, offset: int = 0
     ) -> tuple[list[tuple[GameData, TableData]], int]:
-        """Games newest first with their tables, and how many match in all."""
+        """Games newest first with their tables (and the tables' seats), and how many match in all."""
         with self._sessions() as s:
             query = select(_GameRow, _TableRow).join(_TableRow, _TableRow.id == _GameRow.table_id)
             count = select(func.count()).select_from(_GameRow)
@@ -554,7 +517,8 @@ class Repository:
                 count = count.where(_GameRow.finished.is_(finished))
             rows = s.execute(query.order_by(_GameRow.id.desc()).limit(limit).offset(offset)).all()
             total = s.scalar(count) or 0
-            return [(_game_data(g), _table_data(t)) for g, t in rows], total
+            seats = _seats_of(s, list({t.id for _, t in rows}))
+            return [(_game_data(g), _table_data(t, seats[t.id])) for g, t in rows], total
 
     def table_of_game(self, game_id: int) -> TableData | None:
         with self._sessions() as s:
@@ -562,7 +526,7 @@ class Repository:
             if row is None:
                 return None
             table = s.get(_TableRow, row.table_id)
-            return None if table is None else _table_data(table)
+            return None if table is None else _table_data(table, _seats_of(s, [table.id])[table.id])
 
     # -------------------------------------------------------------- analysis
     def analysis(self, game_id: int) -> tuple[str | None, dict[str, Any] | None]:

@@ -18,19 +18,21 @@ CLI writes).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from bummerl.errors import BummerlError, IllegalActionError
+from bummerl.record import GameRecord as TableGameRecord
 from bummerl.rng import derive_key, derive_seed, key_commitment
 from bummerl.server.catalog import options_json
-from bummerl.server.rooms import FRIEND, BotTurn, Connection, Deal, FinishedGame, Room, TableError
+from bummerl.server.config import ServerConfig
+from bummerl.server.rooms import BotTurn, Connection, Deal, FinishedGame, Room, TableError
 from bummerl.server.scheduler import BotRequest
-from bummerl.server.storage import SeatData, StorageError, TableData
+from bummerl.server.storage import StorageError, TableData
 from bummerl.server.tables import BOT_SEED
-from bummerl.table import Table, TableAction, TableMatch
-from bummerl.table.record import TableGameRecord
+from bummerl.table import TableAction, TableMatch
 from bummerl.table.view_json import action_events, result_to_json, table_view_to_json
-from bummerl.variants import TableVariant, find_table_variant
+from bummerl.table_game import TableGame
+from bummerl.variants import TableVariant, Variant, find_table_variant
 
 if TYPE_CHECKING:
     from bummerl.server.manager import TableManager
@@ -46,10 +48,10 @@ MATCH_SEED = 0x4D41544348
 def table_variants_json() -> dict[str, Any]:
     """The table variants for the lobby, with their options (:func:`~bummerl.server.catalog.options_json`),
     and the bots that play them."""
-    from bummerl.bots.table_bots import TABLE_BOTS
+    from bummerl.bots import bot_names
     from bummerl.variants import TABLE_VARIANTS
 
-    bots = list(TABLE_BOTS)
+    bots = list(dict.fromkeys(name for v in TABLE_VARIANTS for name in bot_names(v)))
     variants = [
         {
             "name": v.name,
@@ -65,38 +67,58 @@ def table_variants_json() -> dict[str, Any]:
 
 
 class LiveTableGame(Room):
-    """One three- or four-player table in memory; change it only under :attr:`lock` (see :class:`Room`)."""
+    """One three- or four-player table in memory; change it only under :attr:`lock` (see :class:`Room`).
+
+    With four players seats 0+2 and 1+3 are teams (:meth:`team`).
+    """
 
     kind = "table_game"
-    ws_prefix = "/ws/table-games/"
-    welcome: ClassVar[dict[str, Any]] = {"kind": "table_game"}
 
-    def __init__(self, manager: TableManager, data: TableData, seats: list[SeatData]) -> None:
+    def __init__(self, manager: TableManager, data: TableData) -> None:
         super().__init__(manager, data)
-        self.seats = seats
-        self.variant: TableVariant = find_table_variant(data.variant, **data.options)
+        self._variant: TableVariant = find_table_variant(data.variant, **data.options)
         self.matches: list[TableMatch] = []
         #: The game shown: the running one, or the last one until ``next_game``.
-        self.table: Table | None = None
+        self.table: TableGame | None = None
         self._game_id = 0
         self.game_no = 0
         self.game_over: dict[str, Any] | None = None
 
+    # ------------------------------------------------------------ the family
+    @classmethod
+    def plays(cls, variant: Variant) -> bool:
+        return isinstance(variant, TableVariant)
+
+    @classmethod
+    def default_bot(cls, config: ServerConfig) -> str:
+        return DEFAULT_TABLE_BOT
+
+    @classmethod
+    def match_target(cls, variant: TableVariant, target: int | None) -> int:
+        if target is not None:
+            raise BummerlError(
+                f"{variant.title} is played to {variant.match_target} points: its match length is the option "
+                "match_target, not target"
+            )
+        return variant.match_target
+
+    @classmethod
+    def record_json(cls, text: str) -> str:
+        return TableGameRecord.loads(text).dumps("json")
+
     # ------------------------------------------------------------ properties
+    @property
+    def variant(self) -> TableVariant:
+        return self._variant
+
     @property
     def match(self) -> TableMatch:
         return self.matches[-1]
 
     @property
-    def game(self) -> Table:
+    def game(self) -> TableGame:
         assert self.table is not None
         return self.table
-
-    @property
-    def status(self) -> str:
-        if any(s.kind == FRIEND and not s.taken for s in self.seats):
-            return "waiting"
-        return "game_over" if self.game.result is not None else "playing"
 
     @property
     def game_id(self) -> int:
@@ -110,26 +132,18 @@ class LiveTableGame(Room):
     def to_move(self) -> int | None:
         return None if self.game.result is not None else self.game.to_move
 
-    def bot_of(self, seat: int) -> str | None:
-        return self.seats[seat].bot if self.seats[seat].kind == "bot" else None
+    @property
+    def dealt(self) -> bool:
+        return self.table is not None
 
-    def players(self) -> list[dict[str, Any]]:
-        connected = {c.seat for c in self.connections if c.hello and c.seat is not None}
-        out = []
-        for s in self.seats:
-            bot = s.kind == "bot"
-            out.append(
-                {
-                    "seat": s.seat,
-                    "name": s.name or (s.bot if bot else "") or "",
-                    "kind": "bot" if bot else "human",
-                    "bot": s.bot,
-                    "joined": bot or s.kind == "human" or s.taken,
-                    "connected": bot or s.seat in connected,
-                    "team": s.seat % 2 if self.variant.players == 4 else None,
-                }
-            )
-        return out
+    def team(self, seat: int) -> int | None:
+        return seat % 2 if self.variant.players == 4 else None
+
+    def played_matches(self) -> list[TableMatch]:
+        return self.matches
+
+    def standing(self) -> list[int]:
+        return list(self.match.scores)
 
     def match_json(self) -> dict[str, Any]:
         match = self.match
@@ -148,35 +162,6 @@ class LiveTableGame(Room):
             "schneider": match.is_over and any(b == 2 for b in match.bummerl),
         }
 
-    def deals_json(self) -> list[dict[str, Any]]:
-        """Per match: the commitment to its deal key, and the key itself once the match is over."""
-        return [
-            {
-                "match_no": k + 1,
-                "commitment": key_commitment(m.deal_key),
-                "deal_key": m.deal_key.hex() if m.is_over else None,
-            }
-            for k, m in enumerate(self.matches)
-            if m.deal_key is not None
-        ]
-
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table (no card)."""
-        return {
-            "table_id": self.id,
-            "kind": self.kind,
-            "variant": self.variant.name,
-            "title": self.variant.title,
-            "options": self.variant.options(),
-            "practice": self.data.practice,
-            "seats": self.variant.players,
-            "players": self.players(),
-            "status": self.status,
-            "match": self.match_json(),
-            "deals": self.deals_json(),
-            "game_id": self._game_id,
-        }
-
     # --------------------------------------------------------------- messages
     def view_state(self, conn: Connection) -> dict[str, Any]:
         game = self.game
@@ -184,7 +169,6 @@ class LiveTableGame(Room):
         if self.status == "waiting":
             view["legal"] = []
         return {
-            "kind": "table_game",
             "view": view,
             "legal": view["legal"],
             "to_move": view["to_move"],
@@ -283,13 +267,6 @@ class LiveTableGame(Room):
         request = BotRequest(self.id, name, seed, table.view(seat), self.variant)
         return BotTurn(seat, request, (self._game_id, self.ply))
 
-    def seat_taken(self, seat: int, name: str) -> None:
-        s = self.seats[seat]
-        self.seats[seat] = SeatData(seat, s.kind, s.bot, name, True, s.join_code)
-
-    def seat_of(self, token: str) -> int | None:
-        return self.manager.repo.table_seat_of(self.id, token)
-
     # ------------------------------------------------------------------- load
     def replay_stored(self) -> list[FinishedGame]:
         """Rebuild the matches from the stored deals and actions; the results still to store."""
@@ -314,5 +291,5 @@ class LiveTableGame(Room):
         return repairs
 
 
-def _deck_text(table: Table) -> str:
+def _deck_text(table: TableGame) -> str:
     return "".join(c.code for c in table.deck)

@@ -29,38 +29,39 @@ from typing import TYPE_CHECKING, Any
 from bummerl.actions import Action, ActionKind
 from bummerl.cards import Card, Rank, parse_cards
 from bummerl.errors import BummerlError, IllegalActionError
-from bummerl.game import Game
-from bummerl.match import Match, Session
+from bummerl.match import DEFAULT_TARGET, Match, Session
 from bummerl.protocol import result_to_json, variant_to_json, view_to_json
 from bummerl.record import GameRecord, MatchRecord, dumps
 from bummerl.rng import derive_seed, key_commitment
+from bummerl.server.config import ServerConfig
 from bummerl.server.messages import spectator_view
-from bummerl.server.rooms import FRIEND, BotTurn, Connection, Deal, FinishedGame, Room, TableError
+from bummerl.server.rooms import BotTurn, Connection, Deal, FinishedGame, Room, TableError
 from bummerl.server.scheduler import BotRequest
 from bummerl.server.storage import StorageError, TableData
 from bummerl.server.workers import read_game_record
-from bummerl.variants import find_variant
+from bummerl.two_player import TwoPlayerGame
+from bummerl.variants import TwoPlayerVariant, Variant
 
 if TYPE_CHECKING:
     from bummerl.server.manager import TableManager
 
-__all__ = ["BOT_SEED", "FRIEND", "LiveTable", "action_events"]
+__all__ = ["BOT_SEED", "LiveTable", "action_events"]
 
 #: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
 BOT_SEED = 0x424F54
 
 
 # --------------------------------------------------------------------- events
-def action_events(game: Game, action: Action, before: tuple[int, int, Card | None]) -> list[dict[str, Any]]:
+def action_events(game: TwoPlayerGame, action: Action, before: tuple[int, int, Card | None]) -> list[dict[str, Any]]:
     """The public events of ``action``, just applied to ``game``.
 
     ``before`` is ``(seat, completed tricks, trump card)`` from before the
     action.  Only face-up facts: a drawn talon card is never an event.
 
-    >>> game = Game.deal("schnapsen", seed=3)
+    >>> game = TwoPlayerGame.deal("schnapsen", seed=3)
     >>> before = (game.to_move, len(game.tricks), game.trump_card)
     >>> action = game.legal_actions()[0]
-    >>> game.apply(action)
+    >>> _ = game.apply(action)
     >>> action_events(game, action, before) == [{"type": "play", "seat": before[0], "card": action.card.code}]
     True
     """
@@ -113,7 +114,7 @@ def action_events(game: Game, action: Action, before: tuple[int, int, Card | Non
     return events
 
 
-def _card_was_played(game: Game, action: Action) -> bool:
+def _card_was_played(game: TwoPlayerGame, action: Action) -> bool:
     return action.card is not None and (
         game.lead == action.card or any(action.card in (t.lead, t.follow) for t in game.tricks)
     )
@@ -129,37 +130,66 @@ class _GameInfo:
 
 
 class LiveTable(Room):
-    """One two-player table in memory; change it only under :attr:`lock` (see :class:`Room`)."""
+    """One two-player table in memory; change it only under :attr:`lock` (see :class:`Room`).
+
+    Seat 0 is the creator's, seat 1 a bot's or an invited friend's.
+    """
 
     kind = "two_player"
-    ws_prefix = "/ws/tables/"
+    analysable = True
+    takes_new_deal_key = True
 
     def __init__(self, manager: TableManager, data: TableData) -> None:
         super().__init__(manager, data)
         key = bytes.fromhex(data.deal_key) if data.deal_key else None
-        variant = find_variant(data.variant, **data.options)
+        variant = TwoPlayerVariant.find(data.variant, **data.options)
         self.session = Session(variant, data.seed, data.target, deal_key=key)
-        self.variant = self.session.variant
         self.info: _GameInfo | None = None
 
+    # ------------------------------------------------------------ the family
+    @classmethod
+    def plays(cls, variant: Variant) -> bool:
+        return isinstance(variant, TwoPlayerVariant)
+
+    @classmethod
+    def default_bot(cls, config: ServerConfig) -> str:
+        return config.default_bot
+
+    @classmethod
+    def match_target(cls, variant: TwoPlayerVariant, target: int | None) -> int:
+        return target if target is not None else DEFAULT_TARGET
+
+    @classmethod
+    def variant_extra(cls, variant: TwoPlayerVariant) -> dict[str, Any]:
+        return {"match_kind": variant.match_kind, "show_points": variant.show_points}
+
+    @classmethod
+    def record_json(cls, text: str) -> str:
+        return dumps(read_game_record(text), "json")
+
+    @classmethod
+    def finished_details(cls, game_id: int, record: str) -> dict[str, Any]:
+        read = read_game_record(record)
+        dealt = TwoPlayerGame.from_deck(read.variant, read.deck, read.dealer)
+        return {
+            "hands_at_deal": [[c.code for c in h] for h in dealt.hands],
+            "trump_card": dealt.trump_card.code if dealt.trump_card else None,
+            "variant_info": variant_to_json(read.variant),
+            "analysis_url": f"/api/games/{game_id}/analysis",
+        }
+
     # ------------------------------------------------------------ properties
+    @property
+    def variant(self) -> TwoPlayerVariant:
+        return self.session.variant
+
     @property
     def match(self) -> Match:
         return self.session.matches[-1]
 
     @property
-    def game(self) -> Game:
+    def game(self) -> TwoPlayerGame:
         return self.match.games[-1]
-
-    @property
-    def bot_name(self) -> str | None:
-        return None if self.data.opponent == FRIEND else self.data.opponent
-
-    @property
-    def status(self) -> str:
-        if self.bot_name is None and not self.data.seat1_taken:
-            return "waiting"
-        return "game_over" if self.game.is_over else "playing"
 
     @property
     def game_id(self) -> int:
@@ -174,26 +204,15 @@ class LiveTable(Room):
     def to_move(self) -> int | None:
         return None if self.game.is_over else self.game.to_move
 
-    def seat_names(self) -> list[str]:
-        name1 = self.data.seat_names[1]
-        if self.bot_name is not None:
-            name1 = name1 or self.bot_name
-        return [self.data.seat_names[0], name1 or ""]
+    @property
+    def dealt(self) -> bool:
+        return self.info is not None
 
-    def players(self) -> list[dict[str, Any]]:
-        connected = {c.seat for c in self.connections if c.hello and c.seat is not None}
-        names = self.seat_names()
-        bot = self.bot_name
-        return [
-            {"name": names[0], "kind": "human", "bot": None, "joined": True, "connected": 0 in connected},
-            {
-                "name": names[1],
-                "kind": "bot" if bot else "human",
-                "bot": bot,
-                "joined": bot is not None or self.data.seat1_taken,
-                "connected": bot is not None or 1 in connected,
-            },
-        ]
+    def played_matches(self) -> list[Match]:
+        return self.session.matches
+
+    def standing(self) -> list[int]:
+        return list(self.match.standing)
 
     def match_json(self) -> dict[str, Any]:
         match, session = self.match, self.session
@@ -210,32 +229,6 @@ class LiveTable(Room):
             "over": match.is_over,
             "winner": match.winner,
             "schneider": match.is_schneider,
-        }
-
-    def deals_json(self) -> list[dict[str, Any]]:
-        """Per Bummerl: the commitment to its deal key, and the key itself once the Bummerl is over."""
-        return [
-            {
-                "match_no": k + 1,
-                "commitment": key_commitment(m.deal_key),
-                "deal_key": m.deal_key.hex() if m.is_over else None,
-            }
-            for k, m in enumerate(self.session.matches)
-            if m.deal_key is not None
-        ]
-
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table (no card)."""
-        return {
-            "table_id": self.id,
-            "kind": self.kind,
-            "variant": variant_to_json(self.variant),
-            "practice": self.data.practice,
-            "players": self.players(),
-            "status": self.status,
-            "match": self.match_json(),
-            "deals": self.deals_json(),
-            "game_id": self.info.game_id if self.info else None,
         }
 
     # --------------------------------------------------------------- messages
@@ -305,14 +298,13 @@ class LiveTable(Room):
 
     def record_of(self, index: int) -> GameRecord:
         """The record of game ``index`` of the current match, with the table's tags."""
-        names = self.seat_names()
-        seat1 = f"bot:{self.bot_name}" if self.bot_name else names[1]
+        bot = self.bot_of(1)
         tags = {
             "Event": "Bummerl web table",
             "Site": "bummerl serve",
             "Date": dt.datetime.now(dt.UTC).strftime("%Y.%m.%d"),
-            "Seat0": names[0],
-            "Seat1": seat1 or "?",
+            "Seat0": self.seat_name(0),
+            "Seat1": f"bot:{bot}" if bot else self.seat_name(1) or "?",
             "Table": self.id,
         }
         game = MatchRecord.from_match(self.match, **tags).games[index]
@@ -323,7 +315,7 @@ class LiveTable(Room):
     def _game_over(self, record: GameRecord) -> dict[str, Any]:
         assert self.info is not None and record.result is not None
         # The hands at the deal come from the record: the deal replayed, not the live state.
-        dealt = Game.from_deck(record.variant, record.deck, record.dealer)
+        dealt = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
         result = result_to_json(record.result)
         return {
             "game_id": self.info.game_id,
@@ -369,19 +361,16 @@ class LiveTable(Room):
         return Deal(match_no, game_no, game.dealer, _deck_text(game), match.game_seeds[-1], install)
 
     def bot_turn(self) -> BotTurn | None:
-        if self.bot_name is None or self.game.is_over or self.game.to_move != 1 or self.info is None:
+        if self.game.is_over or self.info is None:
+            return None
+        seat = self.game.to_move
+        bot = self.bot_of(seat)
+        if bot is None:
             return None
         info = self.info
         seed = derive_seed(self.data.seed, BOT_SEED, info.match_no, info.game_no, self.ply)
-        request = BotRequest(self.id, self.bot_name, seed, view_to_json(self.game.view(1)))
-        return BotTurn(1, request, (info.game_id, self.ply))
-
-    def seat_taken(self, seat: int, name: str) -> None:
-        self.data.seat1_taken = True
-        self.data.seat_names = (self.data.seat_names[0], name)
-
-    def seat_of(self, token: str) -> int | None:
-        return self.manager.repo.seat_of(self.id, token)
+        request = BotRequest(self.id, bot, seed, view_to_json(self.game.view(seat)))
+        return BotTurn(seat, request, (info.game_id, self.ply))
 
     # ------------------------------------------------------------------ load
     def replay_stored(self) -> list[FinishedGame]:
@@ -419,5 +408,5 @@ class LiveTable(Room):
         return repairs
 
 
-def _deck_text(game: Game) -> str:
+def _deck_text(game: TwoPlayerGame) -> str:
     return "".join(c.code for c in game.deck)

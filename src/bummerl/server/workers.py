@@ -37,7 +37,7 @@ __all__ = [
     "choose_token",
     "exit_with_parent",
     "read_game_record",
-    "searches",
+    "search_budget",
     "warm_up",
 ]
 
@@ -96,7 +96,9 @@ def choose_token(bot_name: str, seed: int, view: dict[str, Any], time_scale: flo
     ``time_scale`` below 1 shortens a searching bot's time per decision (the
     server's scheduler does so when many tables wait for its workers).
     """
-    return _scaled(make_bot(bot_name, seed), time_scale).choose(view_from_json(view)).token
+    seat_view = view_from_json(view)
+    # bot_info(...).make makes registered bots only: a name from the network never starts a program.
+    return _scaled(bot_info(bot_name).make(seed, seat_view.variant), time_scale).choose(seat_view).token
 
 
 @runtime_checkable
@@ -104,6 +106,8 @@ class TimeScaled(Protocol):
     """A bot whose time per decision can be shortened (the search bots)."""
 
     def scale_time(self, factor: float) -> None: ...
+
+    def time_budget(self) -> float: ...
 
 
 B = TypeVar("B")
@@ -115,10 +119,10 @@ def _scaled(bot: B, time_scale: float) -> B:
     return bot
 
 
-def searches(bot_name: str, table_variant: TableVariant | None = None) -> bool:
-    """Whether the bot ``bot_name`` searches (its decisions take long enough to share the workers fairly)."""
-    bot = make_bot(bot_name, 0) if table_variant is None else make_bot(bot_name, 0, variant=table_variant)
-    return isinstance(bot, TimeScaled)
+def search_budget(bot_name: str, table_variant: TableVariant | None = None) -> float | None:
+    """The seconds a decision of ``bot_name`` may take if the bot searches (``None``: a quick bot)."""
+    bot = make_bot(bot_info(bot_name).name, 0, table_variant)  # a registered bot: never a program
+    return bot.time_budget() if isinstance(bot, TimeScaled) else None
 
 
 def analyze_record(record_text: str, level: str) -> dict[str, Any]:
@@ -134,9 +138,9 @@ def choose_table_token(bot_name: str, seed: int, view: TableView, time_scale: fl
     pickles into a worker process); like :func:`choose_token`, a fresh bot per
     decision makes a restored table play on as it would have.
 
-    >>> from bummerl.table import Table
-    >>> t = Table.deal("bauernschnapsen", seed=2)
+    >>> from bummerl.table_game import TableGame
+    >>> t = TableGame.deal("bauernschnapsen", seed=2)
     >>> choose_table_token("random", 7, t.view(t.to_move)) in [a.token for a in t.legal_actions()]
     True
     """
-    return _scaled(make_bot(bot_name, seed, variant=view.variant), time_scale).choose(view).token
+    return _scaled(bot_info(bot_name).make(seed, view.variant), time_scale).choose(view).token

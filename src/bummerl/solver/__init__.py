@@ -6,8 +6,8 @@ or one sampled world of an imperfect-information search.  Values are game
 points (Marken in Schnorps) for the player to move: what they win minus what
 the opponent wins when both play perfectly.
 
->>> from bummerl.game import Game
->>> game = Game.from_position(
+>>> from bummerl.two_player import TwoPlayerGame
+>>> game = TwoPlayerGame.from_position(
 ...     "schnapsen 1 0 s QcQs!/TcQh! - - - AdJhAcKdJsKcJdJcQdAsKhTs/TdKsThAh 1h")
 >>> solve(game)
 1
@@ -34,7 +34,7 @@ when it was built, else Python with a :class:`RuntimeWarning` at import.
 
 For many worlds at once (PIMC), :func:`action_values_many` solves a list of
 games, and :func:`search_position` takes an already encoded
-:class:`~bummerl.solver.state.Position`, skipping the :class:`Game` entirely.
+:class:`~bummerl.solver.state.Position`, skipping the :class:`TwoPlayerGame` entirely.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ from types import ModuleType
 
 from bummerl.actions import ALL_ACTIONS, Action, ActionKind
 from bummerl.cards import Rank
-from bummerl.game import Game
 from bummerl.solver.reference import ReferenceSolver
 from bummerl.solver.state import SCORING_HOOKS, Position, SearchLimitExceeded, encode
+from bummerl.two_player import TwoPlayerGame
 
 __all__ = [
     "BACKENDS",
@@ -106,11 +106,11 @@ def search_position(
     :class:`SearchLimitExceeded` (a whole 32-card Schnorps deal can take
     minutes; a bot can fall back to something cheaper).
 
-    >>> from bummerl.game import Game
-    >>> result = search_position(encode(Game.deal("schnapsen", seed=11)), actions=True)
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> result = search_position(encode(TwoPlayerGame.deal("schnapsen", seed=11)), actions=True)
     >>> result.value == max(result.values.values())
     True
-    >>> search_position(encode(Game.deal("schnapsen", seed=0)), max_nodes=100)
+    >>> search_position(encode(TwoPlayerGame.deal("schnapsen", seed=0)), max_nodes=100)
     Traceback (most recent call last):
     ...
     bummerl.solver.state.SearchLimitExceeded: the exact search gave up after 101 nodes (max_nodes)
@@ -140,25 +140,27 @@ def search_position(
 
 
 def search(
-    game: Game, *, actions: bool = False, backend: str | None = None, max_nodes: int | None = None
+    game: TwoPlayerGame, *, actions: bool = False, backend: str | None = None, max_nodes: int | None = None
 ) -> SearchResult:
     """:func:`search_position` for a game (raises :class:`ValueError` if it is over)."""
     return search_position(encode(game), actions=actions, backend=backend, max_nodes=max_nodes)
 
 
-def solve(game: Game, *, backend: str | None = None, max_nodes: int | None = None) -> int:
+def solve(game: TwoPlayerGame, *, backend: str | None = None, max_nodes: int | None = None) -> int:
     """The exact value of ``game`` for the player to move, in game points (Marken)."""
     return search(game, backend=backend, max_nodes=max_nodes).value
 
 
-def action_values(game: Game, *, backend: str | None = None, max_nodes: int | None = None) -> dict[Action, int]:
+def action_values(
+    game: TwoPlayerGame, *, backend: str | None = None, max_nodes: int | None = None
+) -> dict[Action, int]:
     """The exact value of every legal action, for the player to move, in legal-action order."""
     values = search(game, actions=True, backend=backend, max_nodes=max_nodes).values
     assert values is not None
     return {a: values[a.code] for a in game.legal_actions()}
 
 
-def best_action(game: Game, *, backend: str | None = None, max_nodes: int | None = None) -> Action:
+def best_action(game: TwoPlayerGame, *, backend: str | None = None, max_nodes: int | None = None) -> Action:
     """A best action; among equals the one that keeps the most options (see :func:`tie_break_key`)."""
     values = action_values(game, backend=backend, max_nodes=max_nodes)
     top = max(values.values())
@@ -195,13 +197,15 @@ def tie_break_key(action: Action, trump: int) -> tuple[int, ...]:
     return (4,)
 
 
-def solve_many(games: Iterable[Game], *, backend: str | None = None, max_nodes: int | None = None) -> list[int]:
+def solve_many(
+    games: Iterable[TwoPlayerGame], *, backend: str | None = None, max_nodes: int | None = None
+) -> list[int]:
     """:func:`solve` for each game (one sampled world each, say)."""
     return [search_position(encode(g), backend=backend, max_nodes=max_nodes).value for g in games]
 
 
 def action_values_many(
-    games: Iterable[Game], *, backend: str | None = None, max_nodes: int | None = None
+    games: Iterable[TwoPlayerGame], *, backend: str | None = None, max_nodes: int | None = None
 ) -> list[dict[Action, int]]:
     """:func:`action_values` for each game, e.g. every sampled world of a PIMC decision."""
     out = []

@@ -1,12 +1,12 @@
 """Plain minimax over the real :class:`~bummerl.game.Game` API: the solver's yardstick.
 
 No pruning, no move ordering, no state encoding of its own: every legal action
-is tried on a :meth:`Game.copy` and scored by the variant's hooks through
-:meth:`Game.apply`.  Only a memo of positions already valued keeps it usable;
+is tried on a :meth:`TwoPlayerGame.copy` and scored by the variant's hooks through
+:meth:`TwoPlayerGame.apply`.  Only a memo of positions already valued keeps it usable;
 its key is the game's own attributes, so it shares nothing with the solver.
 
->>> from bummerl.game import Game
->>> game = Game.from_position(
+>>> from bummerl.two_player import TwoPlayerGame
+>>> game = TwoPlayerGame.from_position(
 ...     "schnapsen 1 1 s KcQh/AcTh - - - -/TcKsJhJdJcAdQcKhJsTdAsQsTsQdKdAh -")
 >>> minimax_value(game)
 3
@@ -23,23 +23,23 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from bummerl.actions import Action
-from bummerl.game import Game
+from bummerl.two_player import TwoPlayerGame
 
 __all__ = ["minimax_action_values", "minimax_value"]
 
 
-def minimax_value(game: Game) -> int:
+def minimax_value(game: TwoPlayerGame) -> int:
     """The exact value for the player to move (game points won minus lost)."""
     return _value(game, {})
 
 
-def minimax_action_values(game: Game) -> dict[Action, int]:
+def minimax_action_values(game: TwoPlayerGame) -> dict[Action, int]:
     """The exact value of each legal action, for the player to move."""
     memo: dict[Hashable, int] = {}
     return {a: _action_value(game, a, memo) for a in game.legal_actions()}
 
 
-def _action_value(game: Game, action: Action, memo: dict[Hashable, int]) -> int:
+def _action_value(game: TwoPlayerGame, action: Action, memo: dict[Hashable, int]) -> int:
     p = game.to_move
     child = game.copy()
     child.apply(action)
@@ -52,7 +52,7 @@ def _action_value(game: Game, action: Action, memo: dict[Hashable, int]) -> int:
     return v if child.to_move == p else -v
 
 
-def _value(game: Game, memo: dict[Hashable, int]) -> int:
+def _value(game: TwoPlayerGame, memo: dict[Hashable, int]) -> int:
     if game.result is not None:
         raise ValueError("the game is over: there is nothing to solve")
     key = _key(game)
@@ -63,7 +63,7 @@ def _value(game: Game, memo: dict[Hashable, int]) -> int:
     return v
 
 
-def _key(g: Game) -> Hashable:
+def _key(g: TwoPlayerGame) -> Hashable:
     return (
         frozenset(g.hands[0]),
         frozenset(g.hands[1]),

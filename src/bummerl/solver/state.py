@@ -6,8 +6,8 @@ turns a game into a :class:`Position`: the constant part of the deal
 (:class:`Rules` of the variant, the trump suit, the talon in draw order) and a
 :data:`State` tuple that changes with every action.
 
->>> from bummerl.game import Game
->>> pos = encode(Game.deal("schnapsen", seed=5))
+>>> from bummerl.two_player import TwoPlayerGame
+>>> pos = encode(TwoPlayerGame.deal("schnapsen", seed=5))
 >>> len(pos.talon), pos.state[P], pos.rules.max_points
 (9, 0, 3)
 >>> bin(pos.state[H0]).count("1"), pos.state[LEAD]
@@ -43,7 +43,7 @@ import dataclasses
 import functools
 from typing import Final
 
-from bummerl.game import Game
+from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import TwoPlayerVariant
 from bummerl.variants.two_player import SchnorpsVariant
 
@@ -191,7 +191,7 @@ class Position:
     state: State
 
 
-def encode(game: Game) -> Position:
+def encode(game: TwoPlayerGame) -> Position:
     """The compact position of ``game``; raises :class:`ValueError` if it is over."""
     if game.result is not None:
         raise ValueError("the game is over: there is nothing to solve")

@@ -1,15 +1,16 @@
-"""The one JSON form of a table game's view and of its public events (web server, tests).
+"""A table game's view and public events as the web server sends them.
 
-:func:`table_view_to_json` turns a :class:`~bummerl.table.TableView` into plain
-JSON data and is the only function that decides what a client of a three- or
-four-player web table learns about the cards: exactly the view's content (the
-own hand, never a partner's, the laid-away cards only to the Dreierschnapsen
-soloist who laid them away).  ``spectator=True`` drops everything that belongs
-to the seat the view was built for (hand, laid-away cards, legal actions).
+The JSON of a view is :func:`bummerl.view_json.view_to_json` (the same object
+the bot protocol sends, docs/protocol.md); :func:`table_view_to_json` is that
+object as a client of a three- or four-player web table gets it: exactly the
+view's content (the own hand, never a partner's, the laid-away cards only to
+the Dreierschnapsen soloist who laid them away), with ``to_move`` null once the
+game is over.  ``spectator=True`` drops everything that belongs to the seat the
+view was built for (hand, laid-away cards, legal actions).
 
->>> from bummerl.table import Table
->>> t = Table.deal("bauernschnapsen", seed=1, dealer=0)
->>> t.apply("cut")
+>>> from bummerl.table_game import TableGame
+>>> t = TableGame.deal("bauernschnapsen", seed=1, dealer=0)
+>>> _ = t.apply("cut")
 >>> data = table_view_to_json(t.view(1))
 >>> data["phase"], len(data["hand"]), data["legal"][:2], data["partner"]
 ('trump', 3, ['trump:h', 'trump:c'], 3)
@@ -27,97 +28,25 @@ from typing import Any
 
 from bummerl.cards import Card, Rank
 from bummerl.table.actions import DOUBLE_NAMES, TableAction, TableActionKind
-from bummerl.table.game import Table, TableResult
 from bummerl.table.view import TableView
+from bummerl.table_game import TableGame
+from bummerl.view_json import result_to_json, trick_seats, view_to_json
 
 __all__ = ["action_events", "result_to_json", "table_view_to_json", "trick_seats"]
 
 
-def trick_seats(leader: int, count: int, active: tuple[int, ...], players: int) -> list[int]:
-    """The seats that played the cards of a trick, in play order (sitting-out seats skipped).
-
-    >>> trick_seats(3, 3, (0, 1, 3), 4)
-    [3, 0, 1]
-    """
-    seats = [leader]
-    s = leader
-    while len(seats) < count:
-        s = (s + 1) % players
-        if s in active:
-            seats.append(s)
-    return seats
-
-
-def result_to_json(result: TableResult, players: int) -> dict[str, Any]:
-    """A game's result: contract, declarer, winners, points each, reason, Augen (declarer's side first)."""
-    return {
-        "contract": result.contract,
-        "declarer": result.declarer,
-        "winners": list(result.winners),
-        "points": result.points,
-        "points_by_seat": [result.points_of(s) for s in range(players)],
-        "reason": result.reason.value,
-        "augen": list(result.augen),
-        "multiplier": result.multiplier,
-    }
-
-
 def table_view_to_json(view: TableView, spectator: bool = False) -> dict[str, Any]:
-    """``view`` as JSON; with ``spectator`` without the seat's own cards and actions."""
-    n = view.variant.players
-    tricks = [
-        {
-            "leader": t.leader,
-            "winner": t.winner,
-            "cards": [
-                {"seat": s, "card": c.code}
-                for s, c in zip(trick_seats(t.leader, len(t.cards), view.active, n), t.cards, strict=True)
-            ],
-        }
-        for t in view.tricks
-    ]
-    return {
-        "variant": view.variant.name,
-        "players": n,
-        "seat": None if spectator else view.player,
-        "partner": None if spectator else view.partner,
-        "dealer": view.dealer,
-        "vorhand": view.vorhand,
-        "phase": view.phase.value,
-        "to_move": None if view.result is not None else view.to_move,
-        "hand": [] if spectator else [c.code for c in view.hand],
-        "knocked": view.knocked,
-        "trump": view.trump.letter if view.trump is not None else None,
-        # The trump of the card play: none in contracts without trump (Bettler, Gang, ...).
-        "play_trump": (
-            view.trump.letter
-            if view.trump is not None and (view.contract is None or view.variant.contract(view.contract).trump)
-            else None
-        ),
-        "turned_card": view.turned_card.code if view.turned_card is not None else None,
-        "bids": [{"seat": s, "action": a.token} for s, a in view.bids],
-        "contract": view.contract,
-        "declarer": view.declarer,
-        "doubling": view.doubling,
-        "doubles": [{"seat": s, "level": lv} for s, lv in view.doubles],
-        "active": list(view.active),
-        "side": list(view.side),
-        "discarded": [] if spectator else [c.code for c in view.discarded],
-        "talon_size": view.talon_size,
-        "trick": [{"seat": s, "card": c.code} for s, c in view.trick],
-        "tricks": tricks,
-        "tricks_won": list(view.tricks_won),
-        "marriages": [{"seat": s, "suit": suit.letter} for s, suit in view.marriages],
-        "augen": list(view.augen),
-        "hand_sizes": list(view.hand_sizes),
-        "known": [sorted(c.code for c in k) for k in view.known],
-        "result": result_to_json(view.result, n) if view.result is not None else None,
-        "legal": [] if spectator else [a.token for a in view.legal],
-    }
+    """``view`` as JSON for the web table; with ``spectator`` without the seat's own cards and actions."""
+    data = view_to_json(view)
+    if view.result is not None:
+        data["to_move"] = None  # nobody is to move at a finished table
+    if spectator:
+        data.update(seat=None, partner=None, hand=[], discarded=[], legal=[])
+    return data
 
 
 def action_events(
-    table: Table, seat: int, action: TableAction, tricks_before: int, contract_before: str | None
+    table: TableGame, seat: int, action: TableAction, tricks_before: int, contract_before: str | None
 ) -> list[dict[str, Any]]:
     """The public events of ``action`` by ``seat``, just applied to ``table``.
 
@@ -125,9 +54,9 @@ def action_events(
     contract name from before the action.  A laid-away card and the talon taken
     up are events without cards (seeds/004: "ohne sie den Gegenspielern zu zeigen").
 
-    >>> t = Table.deal("dreierschnapsen", seed=8, dealer=1)
-    >>> t.apply("cut")
-    >>> t.apply("trump:s")
+    >>> t = TableGame.deal("dreierschnapsen", seed=8, dealer=1)
+    >>> _ = t.apply("cut")
+    >>> _ = t.apply("trump:s")
     >>> action_events(t, 2, TableAction.parse("trump:s"), 0, None)
     [{'type': 'trump', 'seat': 2, 'suit': 's', 'card': None}]
     """

@@ -1,11 +1,21 @@
-"""The variants of the Schnapsen family, found by name or alias.
+"""The variants of the Schnapsen family, found by name or alias: one list, one lookup.
 
 >>> find_variant("66").name
 'sechsundsechzig'
 >>> find_variant("scharf", auto_declare=True).auto_declare
 True
->>> sorted(v.name for v in VARIANTS)
-['schnapsen', 'schnapsen-scharf', 'schnorps', 'sechsundsechzig']
+>>> [(v.name, v.players) for v in VARIANTS]  # doctest: +NORMALIZE_WHITESPACE
+[('schnapsen', 2), ('schnapsen-scharf', 2), ('sechsundsechzig', 2), ('schnorps', 2),
+ ('bauernschnapsen', 4), ('dreierschnapsen', 3)]
+>>> TwoPlayerVariant.find("bauernschnapsen")
+Traceback (most recent call last):
+...
+bummerl.errors.UnknownVariantError: Bauernschnapsen is not a two-player variant
+
+A variant is a frozen :class:`~bummerl.variants.base.Variant`: the two-player
+ones are :class:`TwoPlayerVariant` (scoring hooks), the table games
+:class:`TableVariant` (contracts).  ``X.find(name)`` finds only variants of the
+class ``X``, for code that plays one family.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from bummerl.errors import UnknownVariantError
+from bummerl.variants.base import Variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN, TableVariant
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
 from bummerl.variants.two_player import (
@@ -26,31 +37,38 @@ from bummerl.variants.two_player import (
 )
 
 __all__ = [
+    "BAUERNSCHNAPSEN",
+    "DREIERSCHNAPSEN",
     "SCHARF",
     "SCHNAPSEN",
     "SCHNORPS",
     "SECHSUNDSECHZIG",
     "TABLE_VARIANTS",
+    "TWO_PLAYER_VARIANTS",
     "VARIANTS",
     "EndReason",
     "GameResult",
     "TableVariant",
     "TwoPlayerVariant",
+    "Variant",
     "find_any_variant",
     "find_table_variant",
     "find_variant",
 ]
 
-#: The built-in two-player variants, default first.
-VARIANTS: tuple[TwoPlayerVariant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)
+#: Every built-in variant, the default first.
+VARIANTS: tuple[Variant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS, BAUERNSCHNAPSEN, DREIERSCHNAPSEN)
+#: The two-player variants and the table games (3 and 4 players), for code of one family.
+TWO_PLAYER_VARIANTS: tuple[TwoPlayerVariant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)
+TABLE_VARIANTS: tuple[TableVariant, ...] = (BAUERNSCHNAPSEN, DREIERSCHNAPSEN)
 
 
-def find_variant(name: str | TwoPlayerVariant, **options: Any) -> TwoPlayerVariant:
+def find_variant(name: str | Variant, **options: Any) -> Variant:
     """The variant called ``name`` (any alias, case-insensitive), with ``options`` applied.
 
     Raises :class:`~bummerl.errors.UnknownVariantError` naming the known names.
     """
-    if isinstance(name, TwoPlayerVariant):
+    if isinstance(name, Variant):
         return name.with_options(**options) if options else name
     key = str(name).strip().lower()
     for variant in VARIANTS:
@@ -60,33 +78,14 @@ def find_variant(name: str | TwoPlayerVariant, **options: Any) -> TwoPlayerVaria
     raise UnknownVariantError(f"unknown variant {name!r}; known names: {known}")
 
 
-#: The built-in three- and four-player variants.
-TABLE_VARIANTS: tuple[TableVariant, ...] = (BAUERNSCHNAPSEN, DREIERSCHNAPSEN)
+#: The old name of :func:`find_variant` (which finds every variant now); kept while callers move.
+find_any_variant = find_variant
 
 
-def find_table_variant(name: str | TableVariant, **options: Any) -> TableVariant:
-    """The three- or four-player variant called ``name`` (any alias), with ``options``.
+def find_table_variant(name: str | Variant, **options: Any) -> TableVariant:
+    """The three- or four-player variant called ``name`` (:meth:`TableVariant.find`).
 
     >>> find_table_variant("dreier").players
     3
     """
-    if isinstance(name, TableVariant):
-        return name.with_options(**options) if options else name
-    key = str(name).strip().lower()
-    for variant in TABLE_VARIANTS:
-        if key == variant.name or key in variant.aliases:
-            return variant.with_options(**options) if options else variant
-    known = ", ".join(sorted({a for v in TABLE_VARIANTS for a in (v.name, *v.aliases)}))
-    raise UnknownVariantError(f"unknown table variant {name!r}; known names: {known}")
-
-
-def find_any_variant(name: str, **options: Any) -> TwoPlayerVariant | TableVariant:
-    """A two-player variant if one answers to ``name``, else a table variant.
-
-    >>> find_any_variant("bauernschnapsen").players, find_any_variant("66").name
-    (4, 'sechsundsechzig')
-    """
-    key = str(name).strip().lower()
-    if any(key == v.name or key in v.aliases for v in TABLE_VARIANTS):
-        return find_table_variant(key, **options)
-    return find_variant(key, **options)
+    return TableVariant.find(name, **options)

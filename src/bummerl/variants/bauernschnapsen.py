@@ -26,11 +26,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
 
-from bummerl.cards import Rank
+from bummerl.cards import Card, Rank
 from bummerl.errors import UnknownVariantError
 from bummerl.tricks import rank_order
+from bummerl.variants.base import Variant, register_base
+
+if TYPE_CHECKING:
+    from bummerl.game import Game
 
 __all__ = [
     "BAUERNSCHNAPSEN",
@@ -142,8 +147,11 @@ _TALON_OPTIONS = ("raise_after_talon", "may_skip_talon")
 
 
 @dataclasses.dataclass(frozen=True)
-class TableVariant:
+class TableVariant(Variant):
     """The rules of a three- or four-player game.  Defaults: Bauernschnapsen."""
+
+    OPTION_HELP: ClassVar[dict[str, str]] = _OPTIONS_DOC
+    KIND: ClassVar[str] = "three- or four-player variant"
 
     name: str = "bauernschnapsen"
     aliases: tuple[str, ...] = ("bauern", "viererschnapsen", "bauernschnapser", "4")
@@ -201,36 +209,16 @@ class TableVariant:
         object.__setattr__(self, "_contracts", contracts)
         object.__setattr__(self, "_ranks", {c.name: i for i, c in enumerate(contracts)})
 
-    # ---- options ----
-    def with_options(self, **options: Any) -> TableVariant:
-        """A copy with ``options`` set; unknown names raise with the list of options."""
-        values: dict[str, Any] = {}
-        for key, value in options.items():
-            if key not in self.OPTIONS:
-                raise UnknownVariantError(
-                    f"{self.name} has no option {key!r}; options: {', '.join(sorted(self.OPTIONS))}"
-                )
-            expected = type(getattr(self, key))
-            if expected is bool and not isinstance(value, bool):
-                value = _parse_bool(key, value)
-            elif expected is int and isinstance(value, str):
-                try:
-                    value = int(value)
-                except ValueError:
-                    raise UnknownVariantError(f"option {key} must be an integer, not {value!r}") from None
-            elif not isinstance(value, expected) or isinstance(value, bool) is not (expected is bool):
-                raise UnknownVariantError(f"option {key} must be {expected.__name__}, not {value!r}")
-            values[key] = value
-        return dataclasses.replace(self, **values)
+    # ---- games ----
+    def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
+        from bummerl.table_game import TableGame
 
-    def options(self) -> dict[str, Any]:
-        """The options that differ from this variant's defaults."""
-        base = _BASE.get(self.name, type(self)())
-        return {k: getattr(self, k) for k in self.OPTIONS if getattr(self, k) != getattr(base, k)}
+        return TableGame(self, deck_order, dealer)
 
-    def option_help(self) -> dict[str, str]:
-        """One line of documentation per option name."""
-        return {k: _OPTIONS_DOC[k] for k in self.OPTIONS}
+    def read_position(self, text: str) -> Game:
+        from bummerl.table_game import TableGame
+
+        return TableGame.read_position(text)
 
     # ---- contracts ----
     @property
@@ -465,20 +453,6 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
     return tuple(out)
 
 
-def _parse_bool(key: str, value: Any) -> bool:
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise UnknownVariantError(f"option {key} must be true or false, not {value!r}")
-
-
 BAUERNSCHNAPSEN = TableVariant()
 
-_BASE: dict[str, TableVariant] = {BAUERNSCHNAPSEN.name: BAUERNSCHNAPSEN}
-
-
-def _register_base(variant: TableVariant) -> None:
-    """Make ``variant`` the reference for :meth:`TableVariant.options` of its name."""
-    _BASE[variant.name] = variant
+register_base(BAUERNSCHNAPSEN)

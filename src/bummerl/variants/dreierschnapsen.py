@@ -19,7 +19,8 @@ and Herrenschnapser: played out, a full suit and the sixth trick).
 
 from __future__ import annotations
 
-from bummerl.variants.bauernschnapsen import _OPTIONS_DOC, TableVariant, _register_base
+from bummerl.variants.base import register_base
+from bummerl.variants.bauernschnapsen import _OPTIONS_DOC, TableVariant
 
 __all__ = ["DREIERSCHNAPSEN"]
 
@@ -32,4 +33,4 @@ DREIERSCHNAPSEN = TableVariant(
     talon_size=2,
     OPTIONS=tuple(_OPTIONS_DOC),
 )
-_register_base(DREIERSCHNAPSEN)
+register_base(DREIERSCHNAPSEN)

@@ -24,10 +24,15 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from bummerl.cards import Rank
+from bummerl.cards import Card, Rank
 from bummerl.errors import UnknownVariantError
+from bummerl.variants.base import Variant, register_base
+
+if TYPE_CHECKING:
+    from bummerl.game import Game
 
 __all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant"]
 
@@ -103,8 +108,11 @@ _OPTIONS_DOC = {
 
 
 @dataclasses.dataclass(frozen=True)
-class TwoPlayerVariant:
+class TwoPlayerVariant(Variant):
     """The rules of a two-player game of the family.  Defaults: Schnapsen weich."""
+
+    OPTION_HELP: ClassVar[dict[str, str]] = _OPTIONS_DOC
+    KIND: ClassVar[str] = "two-player variant"
 
     name: str = "schnapsen"
     aliases: tuple[str, ...] = ("weich", "schnapsen-weich", "schnapsen_weich", "default")
@@ -185,31 +193,21 @@ class TwoPlayerVariant:
         if self.match_kind not in ("bummerl", "marken"):
             raise UnknownVariantError(f"{self.name}: match_kind must be 'bummerl' or 'marken', not {self.match_kind!r}")
 
-    # ---- options ----
-    def with_options(self, **options: Any) -> TwoPlayerVariant:
-        """A copy with ``options`` set; unknown names raise with the list of options."""
-        for key, value in options.items():
-            if key not in self.OPTIONS:
-                raise UnknownVariantError(
-                    f"{self.name} has no option {key!r}; options: {', '.join(sorted(self.OPTIONS))}"
-                )
-            expected = type(getattr(self, key))
-            if expected is bool and not isinstance(value, bool):
-                value = _parse_bool(key, value)
-            elif not isinstance(value, expected):
-                raise UnknownVariantError(f"option {key} must be {expected.__name__}, not {value!r}")
-            options[key] = value
-        return dataclasses.replace(self, **options)
+    # ---- games ----
+    @property
+    def default_dealer(self) -> int:
+        """Seat 1 deals: seat 0 is Vorhand and leads first."""
+        return 1
 
-    def options(self) -> dict[str, Any]:
-        """The options that differ from this variant's defaults."""
-        base = _BASE.get(self.name, type(self)())
-        return {k: getattr(self, k) for k in self.OPTIONS if getattr(self, k) != getattr(base, k)}
+    def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
+        from bummerl.two_player import TwoPlayerGame
 
-    @staticmethod
-    def option_help() -> dict[str, str]:
-        """One line of documentation per option name."""
-        return dict(_OPTIONS_DOC)
+        return TwoPlayerGame(self, deck_order, dealer)
+
+    def read_position(self, text: str) -> Game:
+        from bummerl.position import game_from_position
+
+        return game_from_position(text)
 
     # ---- derived facts ----
     @property
@@ -305,15 +303,6 @@ def _sixty_six_winner(augen: tuple[int, int], last_winner: int, target: int) -> 
     if b:
         return 1
     return None
-
-
-def _parse_bool(key: str, value: Any) -> bool:
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise UnknownVariantError(f"option {key} must be true or false, not {value!r}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -427,4 +416,4 @@ SECHSUNDSECHZIG = TwoPlayerVariant(
 
 SCHNORPS = SchnorpsVariant()
 
-_BASE: dict[str, TwoPlayerVariant] = {v.name: v for v in (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)}
+register_base(SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)

@@ -24,17 +24,19 @@ Revisions change the schema and keep every row; nothing here knows the rules of 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, event, inspect, text
 
 __all__ = [
     "SCRIPT_LOCATION",
     "config",
     "current_revision",
+    "downgrade",
     "head_revision",
     "next_revision_id",
     "pre_alembic_revision",
@@ -52,7 +54,7 @@ def config(connection: Connection | None = None, *, script_location: Path | None
     """Alembic's configuration for Bummerl; ``connection``: the one ``env.py`` migrates (in its transaction)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(script_location or SCRIPT_LOCATION))
-    # Revision files are named after their number: versions/0005_add_a_column.py.
+    # Revision files are named after their number: versions/0006_add_a_column.py.
     cfg.set_main_option("file_template", "%%(rev)s_%%(slug)s")
     cfg.set_main_option("path_separator", "os")
     if connection is not None:
@@ -68,7 +70,7 @@ def head_revision(script_location: Path | None = None) -> str:
 
 
 def next_revision_id(script_location: Path | None = None) -> str:
-    """The number the next revision gets: ``0005`` after ``0004``.
+    """The number the next revision gets: ``0006`` after ``0005``.
 
     >>> int(next_revision_id()) == int(head_revision()) + 1
     True
@@ -114,15 +116,68 @@ def upgrade(connection: Connection, revision: str = "head") -> None:
     (the database's write lock) is held until the caller commits, and the
     second one then finds the schema up to date.  Both databases change their
     schema in a transaction, so a failed revision leaves the database as it was.
+    On SQLite the revisions run with foreign keys off (:func:`_begin`).
     """
-    dialect = connection.dialect.name
-    if dialect == "postgresql":
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
-    elif dialect == "sqlite" and not getattr(connection.connection.dbapi_connection, "in_transaction", True):
-        # pysqlite opens a transaction only before data changes; DDL would be committed statement by statement.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    turned_off = _begin(connection)
     cfg = config(connection)
     found = pre_alembic_revision(connection)
     if found is not None:
         command.stamp(cfg, found)
     command.upgrade(cfg, revision)
+    if turned_off:
+        _check_foreign_keys(connection)
+
+
+def downgrade(connection: Connection, revision: str) -> None:
+    """Take the database on ``connection`` back to ``revision``, as :func:`upgrade` takes it forward."""
+    turned_off = _begin(connection)
+    command.downgrade(config(connection), revision)
+    if turned_off:
+        _check_foreign_keys(connection)
+
+
+def _begin(connection: Connection) -> bool:
+    """Take the schema lock and open the transaction; whether SQLite's foreign keys were turned off for it.
+
+    SQLite cannot drop a table that other rows refer to while it enforces
+    foreign keys, not even deferred ones, and a table is rebuilt (copied,
+    dropped, the copy renamed) for most changes of its columns (revision 0005).
+    Its procedure for such changes (https://sqlite.org/lang_altertable.html#otheralter)
+    turns foreign keys off before the transaction (the pragma does nothing inside
+    one), checks them before the commit (:func:`_check_foreign_keys`), and turns
+    them on again: here when the connection goes back to its pool.
+    """
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
+        return False
+    raw = connection.connection.dbapi_connection
+    if dialect != "sqlite" or raw is None or getattr(raw, "in_transaction", True):
+        return False
+    turned_off = bool(raw.execute("PRAGMA foreign_keys").fetchone()[0])
+    if turned_off:
+        raw.execute("PRAGMA foreign_keys=OFF")
+        connection.connection.info[_FOREIGN_KEYS_OFF] = True
+        pool = connection.engine.pool
+        if not event.contains(pool, "checkin", _foreign_keys_on):
+            event.listen(pool, "checkin", _foreign_keys_on)
+    # pysqlite opens a transaction only before data changes; DDL would be committed statement by statement.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    return turned_off
+
+
+#: Marks a pooled SQLite connection whose foreign keys :func:`_begin` turned off.
+_FOREIGN_KEYS_OFF = "bummerl.foreign_keys_off"
+
+
+def _foreign_keys_on(dbapi_connection: Any, record: Any) -> None:
+    """Back in the pool, after the migration's commit or rollback: foreign keys on again."""
+    if record is not None and record.info.pop(_FOREIGN_KEYS_OFF, False):
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+
+def _check_foreign_keys(connection: Connection) -> None:
+    """Refuse to commit a migration that left a row referring to nothing (SQLite, foreign keys off)."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"the migration left {len(broken)} rows referring to nothing, e.g. {tuple(broken[0])}")

@@ -4,7 +4,7 @@ Every ``alembic`` command, configured by :func:`bummerl.server.migrations.config
 (no ``alembic.ini``); commands that read or change a database need
 ``--database-url`` (any URL ``bummerl serve`` takes)::
 
-    python -m bummerl.server.migrations revision -m "add a column"  # versions/0005_add_a_column.py
+    python -m bummerl.server.migrations revision -m "add a column"  # versions/0006_add_a_column.py
     python -m bummerl.server.migrations history
     python -m bummerl.server.migrations --database-url sqlite:///bummerl.db current
     python -m bummerl.server.migrations --database-url sqlite:///bummerl.db upgrade head

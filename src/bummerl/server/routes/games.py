@@ -1,8 +1,12 @@
 """Finished games: the history, each game's summary, record, replay and the expert's analysis.
 
-A game's cards are public once it is over (its record); a running game shows
-its summary only.  Game ids are positive 64-bit integers: anything else is
-refused with 422 before the database is asked.
+The history lists the games of every variant with every player; a game's
+record is served for every variant.  Replays and analyses are there for the
+two-player games (a room kind's ``analysable``); a table game's answer ``409
+table_game`` until the engine's events carry them.  A game's cards are public
+once it is over (its record); a running game shows its summary only.  Game ids
+are positive 64-bit integers: anything else is refused with 422 before the
+database is asked.
 """
 
 from __future__ import annotations
@@ -13,16 +17,16 @@ from fastapi import APIRouter, Path, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.requests import HTTPConnection
 
-from bummerl.game import Game
-from bummerl.protocol import variant_to_json
-from bummerl.record import GameRecord, dumps
+from bummerl.errors import UnknownVariantError
+from bummerl.record import GameRecord
 from bummerl.server.analyses import QueueFull
-from bummerl.server.rooms import FRIEND
+from bummerl.server.manager import room_kind
+from bummerl.server.rooms import Room
 from bummerl.server.routes.deps import Parts, PartsDep, check_rate, client_of, error, rate_limited
-from bummerl.server.storage import TABLE_GAME, GameData, TableData
+from bummerl.server.storage import GameData, TableData
 from bummerl.server.tables import action_events
 from bummerl.server.workers import read_game_record
-from bummerl.table.record import TableGameRecord
+from bummerl.two_player import TwoPlayerGame
 
 __all__ = ["router"]
 
@@ -31,20 +35,37 @@ router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
 GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a game's id")]
 
 
+def _kind(table: TableData) -> type[Room] | None:
+    """The kind of table that played ``table``'s variant (``None`` for a variant this version does not have)."""
+    try:
+        return room_kind(table.variant)[0]
+    except UnknownVariantError:
+        return None
+
+
 def _summary(game: GameData, table: TableData) -> dict[str, Any]:
-    seat1 = table.seat_names[1] or ("" if table.opponent == FRIEND else table.opponent)
+    kind = _kind(table)
+    result = game.result
     return {
         "game_id": game.id,
         "table_id": game.table_id,
+        "kind": kind.kind if kind is not None else None,
         "variant": table.variant,
         "options": table.options,
-        "opponent": table.opponent,
         "match_no": game.match_no + 1,
         "game_no": game.game_no + 1,
-        "players": [table.seat_names[0], seat1],
+        "players": [s.shown_name for s in table.seats],
+        "seats": [
+            {"seat": s.seat, "name": s.shown_name, "kind": "bot" if s.kind == "bot" else "human", "bot": s.bot}
+            for s in table.seats
+        ],
         "dealer": game.dealer,
         "finished": game.finished,
-        "result": game.result,
+        # Whether /replay and /analysis serve the game once it is over (two-player games, for now).
+        "replay": kind is not None and kind.analysable,
+        # A table game's contract (null for two-player games and a redeal).
+        "contract": result.get("contract") if result else None,
+        "result": result,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
     }
@@ -52,7 +73,7 @@ def _summary(game: GameData, table: TableData) -> dict[str, Any]:
 
 def _replay_steps(record: GameRecord) -> list[dict[str, Any]]:
     """A finished game step by step with every card open (a record is public once the game is over)."""
-    game = Game.from_deck(record.variant, record.deck, record.dealer)
+    game = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
 
     def step(ply: int, token: str | None, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
         return {
@@ -88,13 +109,17 @@ async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
     return game, table
 
 
-async def _finished(p: Parts, game_id: int, table_games_too: bool = False) -> tuple[GameData, TableData, str]:
+async def _finished(p: Parts, game_id: int, analysed: bool = True) -> tuple[type[Room], str]:
+    """The kind and record of a finished game; ``analysed``: a game whose replay and analysis are served."""
     game, table = await _stored(p, game_id)
     if not game.finished or game.record is None:
         raise error(409, "game_running", f"game {game_id} is not over: its cards are secret")
-    if not table_games_too and table.opponent == TABLE_GAME:
+    kind = _kind(table)
+    if kind is None:
+        raise error(409, "unknown_variant", f"game {game_id} is of a variant this server does not know")
+    if analysed and not kind.analysable:
         raise error(409, "table_game", f"game {game_id} is a three- or four-player game: only its record is served")
-    return game, table, game.record
+    return kind, game.record
 
 
 @router.get("/games")
@@ -113,46 +138,33 @@ async def get_games(
 async def get_game(game_id: GameId, p: PartsDep) -> dict[str, Any]:
     game, table = await _stored(p, game_id)
     out = _summary(game, table)
-    if table.opponent == TABLE_GAME:
-        out.update(kind="table_game", record=game.record if game.finished else None, actions=None)
-        if game.finished:
-            out["actions"] = game.actions
-        return out
+    kind = _kind(table)
     if game.finished and game.record is not None:
-        record = read_game_record(game.record)
-        dealt = Game.from_deck(record.variant, record.deck, record.dealer)
-        out.update(
-            record=game.record,
-            actions=game.actions,
-            hands_at_deal=[[c.code for c in h] for h in dealt.hands],
-            trump_card=dealt.trump_card.code if dealt.trump_card else None,
-            variant_info=variant_to_json(record.variant),
-            analysis_url=f"/api/games/{game_id}/analysis",
-        )
+        out.update(record=game.record, actions=game.actions)
+        if kind is not None:
+            out.update(kind.finished_details(game_id, game.record))
     return out
 
 
 @router.get("/games/{game_id}/record")
 async def get_record(game_id: GameId, p: PartsDep, format: Annotated[str, Query(max_length=8)] = "text") -> Response:
-    _, table, text = await _finished(p, game_id, table_games_too=True)
+    kind, text = await _finished(p, game_id, analysed=False)
     if format not in ("text", "json"):
         raise error(400, "bad_format", f"format must be text or json, not {format!r}")
-    if format == "json" and table.opponent == TABLE_GAME:
-        return PlainTextResponse(TableGameRecord.loads(text).dumps("json"), media_type="application/json")
     if format == "json":
-        return PlainTextResponse(dumps(read_game_record(text), "json"), media_type="application/json")
+        return PlainTextResponse(kind.record_json(text), media_type="application/json")
     return PlainTextResponse(text)
 
 
 @router.get("/games/{game_id}/replay")
 async def get_replay(game_id: GameId, p: PartsDep) -> dict[str, Any]:
-    _, _, text = await _finished(p, game_id)
+    _, text = await _finished(p, game_id)
     return {"game_id": game_id, "steps": _replay_steps(read_game_record(text))}
 
 
 @router.get("/games/{game_id}/analysis")
 async def get_analysis(game_id: GameId, connection: HTTPConnection, p: PartsDep) -> Response:
-    _, _, text = await _finished(p, game_id)
+    _, text = await _finished(p, game_id)
     status, analysis = await p.manager.db.run(p.repo.analysis, game_id)
     if status == "done":
         return JSONResponse({"status": "done", "analysis": analysis})

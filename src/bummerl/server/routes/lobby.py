@@ -1,53 +1,63 @@
-"""What can be played: the variants of both kinds with their options, and the bots."""
+"""What can be played: every variant with its seats, options and bots, and the bots.
+
+``GET /api/variants`` is the one list the lobby reads, for all six variants
+(the room kinds of :data:`~bummerl.server.manager.ROOM_KINDS` describe their
+own: :meth:`~bummerl.server.rooms.Room.variant_json`).  ``GET
+/api/table-variants`` is the deprecated list of the first table games.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from bummerl.bots import bot_info, bot_names
-from bummerl.server.catalog import options_json
+from bummerl.server.config import ServerConfig
+from bummerl.server.manager import ROOM_KINDS
 from bummerl.server.routes.deps import PartsDep, rate_limited
 from bummerl.server.table_games import table_variants_json
-from bummerl.variants import VARIANTS
 
 __all__ = ["router", "variants_json"]
 
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
 
 
-def variants_json() -> list[dict[str, Any]]:
-    """The two-player variants with their options, for the table form."""
-    return [
-        {
-            "name": v.name,
-            "title": v.title,
-            "aliases": list(v.aliases),
-            "deck_size": v.deck_size,
-            "hand_size": v.hand_size,
-            "match_kind": v.match_kind,
-            "show_points": v.show_points,
-            "options": options_json(v),
-        }
-        for v in VARIANTS
-    ]
+def variants_json(config: ServerConfig) -> list[dict[str, Any]]:
+    """Every variant, two-player ones first, for the lobby's one form (docs/web.md ``GET /api/variants``).
+
+    >>> data = variants_json(ServerConfig())
+    >>> [(v["name"], v["players"], v["kind"]) for v in data][::3]
+    [('schnapsen', 2, 'two_player'), ('schnorps', 2, 'two_player')]
+    >>> [v["name"] for v in data if v["players"] > 2], data[-1]["default_bot"] in data[-1]["bots"]
+    (['bauernschnapsen', 'dreierschnapsen'], True)
+    """
+    return [kind.variant_json(v, config) for kind in ROOM_KINDS for v in kind.variants()]
 
 
 @router.get("/variants")
-async def get_variants() -> list[dict[str, Any]]:
-    return variants_json()
+async def get_variants(p: PartsDep) -> list[dict[str, Any]]:
+    return variants_json(p.config)
 
 
-@router.get("/table-variants")
-async def get_table_variants() -> dict[str, Any]:
+@router.get("/table-variants", deprecated=True)
+async def get_table_variants(response: Response) -> dict[str, Any]:
+    """The three- and four-player variants (deprecated: ``GET /api/variants`` lists every variant)."""
+    response.headers.update({"Deprecation": "true", "Link": '</api/variants>; rel="successor-version"'})
     return table_variants_json()
 
 
 @router.get("/bots")
 async def get_bots(p: PartsDep) -> dict[str, Any]:
-    bot_info("random")  # loads the built-in bot modules
+    variants = [v for kind in ROOM_KINDS for v in kind.variants()]
     return {
         "default": p.config.default_bot,
-        "bots": [{"name": n, "description": bot_info(n).description} for n in bot_names()],
+        "bots": [
+            {
+                "name": n,
+                "description": bot_info(n).description,
+                "variants": [v.name for v in variants if n in bot_names(v)],
+            }
+            for n in bot_names()
+        ],
     }

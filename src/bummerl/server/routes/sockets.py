@@ -1,4 +1,7 @@
-"""The table WebSockets: one per client and table, ``/ws/tables/{id}`` and ``/ws/table-games/{id}``.
+"""The table WebSocket: one per client and table, ``/ws/tables/{id}`` for every variant.
+
+``/ws/table-games/{id}``, the first table games' path, is kept for one release
+as a deprecated alias (for three- and four-player tables, as before).
 
 The message protocol is docs/web.md's; what guards a socket (the Origin check,
 the hello and idle deadlines, the message rate) is docs/security.md's.  The
@@ -18,10 +21,9 @@ from bummerl.server.edge import last_client_frame
 from bummerl.server.manager import TableManager, UnknownTable
 from bummerl.server.messages import error_message
 from bummerl.server.rooms import Closing, Connection, Room
-from bummerl.server.routes.deps import parts
+from bummerl.server.routes.deps import client_of, parts
 from bummerl.server.security import origin_allowed
 from bummerl.server.table_games import LiveTableGame
-from bummerl.server.tables import LiveTable
 
 __all__ = ["router"]
 
@@ -34,19 +36,21 @@ MAX_REFUSED = 50
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     p = parts(websocket)
-    await _serve_socket(websocket, p.manager, LiveTable, table_id, p.config)
+    await _serve_socket(websocket, p.manager, None, table_id, p.config)
 
 
 @router.websocket("/ws/table-games/{table_id}")
 async def table_game_socket(websocket: WebSocket, table_id: str) -> None:
+    """Deprecated alias of ``/ws/tables/{id}`` for three- and four-player tables."""
     p = parts(websocket)
     await _serve_socket(websocket, p.manager, LiveTableGame, table_id, p.config)
 
 
 async def _serve_socket(
-    websocket: WebSocket, manager: TableManager, kind: type[Room], table_id: str, cfg: ServerConfig
+    websocket: WebSocket, manager: TableManager, kind: type[Room] | None, table_id: str, cfg: ServerConfig
 ) -> None:
-    """One client's WebSocket: its frames go to the room's handler, the room's messages back out.
+    """One client's WebSocket at a table (of ``kind`` if given): its frames go to the room's handler, the
+    room's messages back out.
 
     Before accepting, a browser page of another site is refused (4403, which uvicorn
     answers as ``403``).  Then the client has ``cfg.hello_timeout`` seconds to take a
@@ -57,11 +61,16 @@ async def _serve_socket(
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), cfg):
         await websocket.close(code=4403, reason="this page may not open the table's WebSocket")
         return
+    if parts(websocket).rates.check("connect", client_of(websocket)) is not None:
+        # Each handshake costs a table lookup: a client that opens sockets in a loop is refused (403).
+        await websocket.close(code=4429, reason="too many connections; wait a minute")
+        return
     await websocket.accept()
     try:
         room = await manager.get(table_id, kind)
     except UnknownTable:
-        await websocket.close(code=4404, reason="unknown table")
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
+            await websocket.close(code=4404, reason="unknown table")
         return
     conn = Connection()
     loop = asyncio.get_running_loop()

@@ -1,4 +1,10 @@
-"""Tables of either kind: create one, join one by its invitation code, list and watch them.
+"""Tables of every variant: create one, join one by its invitation code, list and watch them.
+
+One tree for all six variants: ``POST /api/tables`` makes a two-player table
+or a three- or four-player one, and ``GET /api/tables``, ``/api/tables/{id}``
+and ``/api/tables/{id}/invite`` answer for both (the ``kind`` of a summary says
+which ``match`` and view shape follow).  The ``/api/table-games`` tree of the
+first table games is kept for one release as deprecated aliases (docs/web.md).
 
 Only the server deals where another human plays: a ``seed`` is accepted only
 at a table whose other seats are all bots (a *practice* table, marked so in its
@@ -8,9 +14,9 @@ may hold ``max_tables_per_client`` loaded tables (docs/security.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Response
 from starlette.requests import HTTPConnection
 
 from bummerl.errors import BummerlError
@@ -21,11 +27,15 @@ from bummerl.server.rooms import Room
 from bummerl.server.routes.deps import Parts, PartsDep, client_of, error, rate_limited
 from bummerl.server.storage import StorageError
 from bummerl.server.table_games import LiveTableGame
-from bummerl.server.tables import LiveTable
 
 __all__ = ["invite_url", "router"]
 
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
+
+K = TypeVar("K", bound=Room)
+
+#: Headers of a deprecated path's answers (RFC 9745 ``Deprecation``, RFC 8288 ``Link`` to the path to use).
+_DEPRECATED = {"Deprecation": "true", "Link": '</api/tables>; rel="successor-version"'}
 
 
 def invite_url(p: Parts, code: str) -> str:
@@ -41,104 +51,91 @@ def _capacity(exc: CapacityError) -> Exception:
     return error(429, exc.code, exc.message, {"Retry-After": "60"})
 
 
-async def live(p: Parts, table_id: str, kind: type[Room]) -> Any:
+async def live(p: Parts, table_id: str, kind: type[K]) -> K:
+    """The table of ``kind``, or ``404 unknown_table``."""
     try:
         return await p.manager.get(table_id, kind)
     except UnknownTable as exc:
         raise error(404, "unknown_table", str(exc)) from None
 
 
-# ------------------------------------------------------------------ two-player tables
+async def any_live(p: Parts, table_id: str) -> Room:
+    """The table of any kind, or ``404 unknown_table``."""
+    try:
+        return await p.manager.get(table_id)
+    except UnknownTable as exc:
+        raise error(404, "unknown_table", str(exc)) from None
+
+
+def _deprecated(response: Response) -> None:
+    response.headers.update(_DEPRECATED)
+
+
+# ------------------------------------------------------------------ every variant
 @router.post("/tables", status_code=201, dependencies=[rate_limited("create")])
 async def post_table(body: CreateTable, connection: HTTPConnection, p: PartsDep) -> dict[str, Any]:
-    opponent = body.opponent or p.config.default_bot
     try:
-        table, token, code = await p.manager.create_table(
-            body.variant, dict(body.options), opponent, body.name, body.seed, body.target, client_of(connection)
+        room, token, codes = await p.manager.create_table(
+            body.variant,
+            dict(body.options),
+            body.name,
+            seats=body.seats,
+            opponent=body.opponent,
+            bots=body.bots,
+            seed=body.seed,
+            target=body.target,
+            creator=client_of(connection),
         )
     except BummerlError as exc:
         raise error(400, "bad_table", str(exc)) from None
     except CapacityError as exc:
         raise _capacity(exc) from None
+    first = min(codes) if codes else None
     return {
-        "table_id": table.id,
+        "table_id": room.id,
+        "kind": room.kind,
+        "variant": room.variant.name,
         "seat": 0,
         "token": token,
-        "join_code": code,
-        "invite_url": invite_url(p, code) if code else None,
-        "practice": table.data.practice,
-        "ws_url": table.ws_url,
+        "join_code": codes[first] if first is not None else None,
+        "invite_url": invite_url(p, codes[first]) if first is not None else None,
+        "join_codes": {str(seat): code for seat, code in codes.items()},
+        "invite_urls": {str(seat): invite_url(p, code) for seat, code in codes.items()},
+        "practice": room.data.practice,
+        "ws_url": room.ws_url,
     }
 
 
 @router.get("/tables")
 async def get_tables(p: PartsDep) -> list[dict[str, Any]]:
-    return [
-        {
-            "table_id": t.id,
-            "variant": t.variant.name,
-            "players": [q["name"] for q in t.players()],
-            "status": t.status,
-            "standing": t.match_json()["standing"],
-        }
-        for t in p.manager.live(LiveTable)
-        if t.info is not None
-    ]
+    return [t.listing() for t in p.manager.live() if t.dealt]
 
 
 @router.get("/tables/{table_id}")
 async def get_table(table_id: str, p: PartsDep) -> dict[str, Any]:
-    table: LiveTable = await live(p, table_id, LiveTable)
-    return table.summary()
+    return (await any_live(p, table_id)).summary()
 
 
 @router.get("/tables/{table_id}/invite")
 async def get_invite(
     table_id: str, p: PartsDep, authorization: str | None = Header(None, max_length=512)
 ) -> dict[str, Any]:
-    table: LiveTable = await live(p, table_id, LiveTable)
+    room = await any_live(p, table_id)
     token = (authorization or "").removeprefix("Bearer ").strip()
-    if not token or await p.manager.db.run(table.seat_of, token) is None:
+    if not token or await p.manager.db.run(room.seat_of, token) is None:
         raise error(403, "bad_token", "only a seat of this table may see its invitation")
-    if table.data.join_code is None:
-        raise error(409, "no_invite", "this table plays against a bot")
-    if table.data.seat1_taken:
-        raise error(409, "seat_taken", "the invited friend has joined already")
-    return {"join_code": table.data.join_code, "invite_url": invite_url(p, table.data.join_code)}
-
-
-# -------------------------------------------------------------- three- and four-player tables
-@router.post("/table-games", status_code=201, dependencies=[rate_limited("create")])
-async def post_table_game(body: CreateTableGame, connection: HTTPConnection, p: PartsDep) -> dict[str, Any]:
-    try:
-        table, token, codes = await p.manager.create_table_game(
-            body.variant, dict(body.options), body.seats, body.bots, body.name, body.seed, client_of(connection)
-        )
-    except BummerlError as exc:
-        raise error(400, "bad_table", str(exc)) from None
-    except CapacityError as exc:
-        raise _capacity(exc) from None
+    if not room.invited():
+        raise error(409, "no_invite", "every other seat of this table is a bot's")
+    open_codes = room.invitations()
+    if not open_codes:
+        raise error(409, "seat_taken", "every invited friend has joined already")
+    first = open_codes[min(open_codes)]
     return {
-        "table_id": table.id,
-        "kind": "table_game",
-        "seat": 0,
-        "token": token,
-        "join_codes": {str(seat): code for seat, code in codes.items()},
-        "invite_urls": {str(seat): invite_url(p, code) for seat, code in codes.items()},
-        "practice": table.data.practice,
-        "ws_url": table.ws_url,
+        "join_code": first,
+        "invite_url": invite_url(p, first),
+        "join_codes": {str(seat): code for seat, code in open_codes.items()},
+        "invite_urls": {str(seat): invite_url(p, code) for seat, code in open_codes.items()},
     }
-
-
-@router.get("/table-games")
-async def get_table_games(p: PartsDep) -> list[dict[str, Any]]:
-    return [t.summary() for t in p.manager.live(LiveTableGame) if t.table is not None]
-
-
-@router.get("/table-games/{table_id}")
-async def get_table_game(table_id: str, p: PartsDep) -> dict[str, Any]:
-    table: LiveTableGame = await live(p, table_id, LiveTableGame)
-    return table.summary()
 
 
 # ------------------------------------------------------------------------ joining
@@ -152,5 +149,28 @@ async def post_join(body: JoinTable, p: PartsDep) -> dict[str, Any]:
         raise
     except StorageError as exc:
         raise error(409, "seat_taken", str(exc)) from None
-    out = {"table_id": room.id, "seat": seat, "token": token, "ws_url": room.ws_url}
-    return out if room.kind == "two_player" else {**out, "kind": room.kind}
+    return {"table_id": room.id, "kind": room.kind, "seat": seat, "token": token, "ws_url": room.ws_url}
+
+
+# ------------------------------------------------- deprecated: the table games' first paths
+@router.post("/table-games", status_code=201, dependencies=[rate_limited("create")], deprecated=True)
+async def post_table_game(
+    body: CreateTableGame, connection: HTTPConnection, p: PartsDep, response: Response
+) -> dict[str, Any]:
+    """``POST /api/tables`` with Bauernschnapsen as the default variant (deprecated)."""
+    _deprecated(response)
+    return await post_table(body, connection, p)
+
+
+@router.get("/table-games", deprecated=True)
+async def get_table_games(p: PartsDep, response: Response) -> list[dict[str, Any]]:
+    """The summaries of the three- and four-player tables in play (deprecated: ``GET /api/tables``)."""
+    _deprecated(response)
+    return [t.summary() for t in p.manager.live(LiveTableGame) if t.dealt]
+
+
+@router.get("/table-games/{table_id}", deprecated=True)
+async def get_table_game(table_id: str, p: PartsDep, response: Response) -> dict[str, Any]:
+    """A three- or four-player table's summary; 404 for a two-player table (deprecated: ``/api/tables/{id}``)."""
+    _deprecated(response)
+    return (await live(p, table_id, LiveTableGame)).summary()

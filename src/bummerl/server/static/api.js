@@ -3,7 +3,7 @@
 //   import { api, seats, prefs, TableSocket } from "./api.js";
 //   const table = await api("POST", "/api/tables", { variant: "schnapsen", opponent: "random" });
 //   seats.save(table.table_id, { token: table.token, seat: table.seat });
-//   const sock = new TableSocket(table.table_id, table.token, { onMessage, onStatus });
+//   const sock = new TableSocket(table.table_id, table.token, { onMessage, onStatus });   // any variant
 //
 // The page keeps no game logic: what may be played always comes from the server's `legal` list.
 
@@ -132,12 +132,12 @@ const PING_MS = 25000;
  * One table's WebSocket that reconnects by itself: after a lost connection it waits 0.5 s, 1 s, 2 s, ...
  * (at most 15 s) and sends `hello` with the same seat token, so the server answers with the table as it
  * stands. `onStatus(kind, info)` reports "connecting", "open", "retry" ({seconds}) and "gone" (unknown table).
+ * One path for every variant (`/ws/tables/ID`); the `kind` of `welcome` and `state` says which view follows,
+ * and `attach()` hands the socket to the page that draws that kind.
  */
 export class TableSocket {
-  constructor(tableId, token, { onMessage, onStatus, path = "tables" }) {
+  constructor(tableId, token, { onMessage, onStatus }) {
     this.tableId = tableId;
-    // "tables" (two players) or "table-games" (three or four players).
-    this.path = path;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -156,7 +156,13 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${this.path}/${encodeURIComponent(this.tableId)}`;
+    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  /** Send what arrives from now on to other handlers (the page that draws the table's kind). */
+  attach({ onMessage, onStatus }) {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
   }
 
   connect() {

@@ -1,17 +1,18 @@
 // The page: header with language and card faces, and the routes
-//   #/               new game (variant, options, opponent), your tables, tables to watch
+//   #/               a new table of any variant (variant, who sits at the other seats, options), your tables,
+//                    the tables in play
 //   #/join/CODE      accept a friend's invitation (the code stays in the fragment: no server ever sees it;
 //                    an old link /?join=CODE is read once and rewritten to this)
-//   #/table/ID       play at a table (with the seat token stored for it) — or watch without one
+//   #/table/ID       play at a table of any variant (with the seat token stored for it) — or watch without one;
+//                    the state's `kind` picks the page: table.js (two players) or tablegame.js (three or four)
 //   #/watch/ID       watch a table (never uses a seat token)
-//   #/tgame/ID       play at a three- or four-player table (Bauernschnapsen, Dreierschnapsen)
-//   #/tgame-watch/ID watch such a table
-//   #/history        finished games
+//   #/tgame/ID, #/tgame-watch/ID   old addresses of three- and four-player tables: rewritten to the two above
+//   #/history        finished games of every variant
 //   #/replay/ID      replay one game step by step
 //
 // Plain ES modules, no build step: the server serves this folder as it is.
 
-import { api, prefs, seats } from "./api.js";
+import { TableSocket, api, prefs, seats } from "./api.js";
 import { has, setLang, t } from "./i18n.js";
 import { cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
@@ -82,7 +83,7 @@ function optionLabel(opt) {
  */
 function optionsFieldset(v, store, prefix) {
   if (!v.options || !v.options.length) return null;
-  const box = h("fieldset", { class: "options" }, h("legend", {}, t("options")));
+  const box = h("fieldset", { class: "options", "aria-label": t("options") });
   for (const opt of v.options) {
     const k = `${v.name}.${opt.name}`;
     const current = store[k] ?? UI_DEFAULTS[opt.name] ?? opt.default;
@@ -123,16 +124,14 @@ function chosenOptions(v, store) {
 class LobbyPage {
   constructor(el) {
     this.el = el;
-    this.variants = null;
-    this.bots = null;
+    this.variants = null; // every variant, two to four players (GET /api/variants)
+    this.bots = null; // descriptions of the bots (GET /api/bots)
     this.live = [];
     this.error = null;
     this.busy = false;
-    this.form = { variant: "schnapsen", options: {}, opponent: null, name: prefs.name, seed: "", target: "" };
-    // The table-game form: variant and, per other seat, a bot name or "friend".
-    this.tableGames = null;
-    this.tg = { variant: "bauernschnapsen", seats: {}, options: {} };
-    this.liveTableGames = [];
+    // One form for every variant: the seats (per "variant.seat": a bot's name or "friend") and the options
+    // (per "variant.option") are kept per variant, so switching back and forth loses no choice.
+    this.form = { variant: "schnapsen", options: {}, seats: {}, name: prefs.name, seed: "", target: "", rulesOpen: {} };
     this.load();
     this.render();
   }
@@ -142,7 +141,6 @@ class LobbyPage {
       const [variants, bots] = await Promise.all([api("GET", "/api/variants"), api("GET", "/api/bots")]);
       this.variants = variants.data;
       this.bots = bots.data;
-      if (!this.form.opponent) this.form.opponent = this.bots.default;
     } catch (err) {
       this.error = err.message;
     }
@@ -151,97 +149,41 @@ class LobbyPage {
     } catch {
       this.live = [];
     }
-    try {
-      this.tableGames = (await api("GET", "/api/table-variants")).data;
-      this.liveTableGames = (await api("GET", "/api/table-games")).data || [];
-    } catch {
-      this.tableGames = null;
-    }
     this.render();
-  }
-
-  async startTableGame(event) {
-    event.preventDefault();
-    if (this.busy || !this.tableGames) return;
-    const v = this.tableGames.variants.find((x) => x.name === this.tg.variant);
-    const others = [];
-    for (let seat = 1; seat < v.players; seat++) others.push(this.tg.seats[`${v.name}.${seat}`] || this.tableGames.default_bot);
-    const body = { variant: v.name, options: chosenOptions(v, this.tg.options), seats: others, name: this.form.name || t("default_name") };
-    if (this.form.seed !== "") body.seed = Number(this.form.seed);
-    prefs.name = this.form.name;
-    this.busy = true;
-    this.error = null;
-    this.render();
-    try {
-      const { data } = await api("POST", "/api/table-games", body);
-      seats.save(data.table_id, { token: data.token, seat: 0, kind: "table_game", variant: v.name, invite_urls: data.invite_urls });
-      location.hash = `#/tgame/${data.table_id}`;
-    } catch (err) {
-      this.busy = false;
-      this.error = err.message;
-      this.render();
-    }
-  }
-
-  /** The table-game form: Bauernschnapsen or Dreierschnapsen, and who sits at the other seats. */
-  renderTableGames() {
-    const box = h("form", { class: "panel new-table-game", id: "table-game-form", onsubmit: (e) => this.startTableGame(e) }, h("h2", {}, t("tg_heading")));
-    const data = this.tableGames;
-    const variants = h("fieldset", { class: "variants" }, h("legend", {}, t("variant")));
-    for (const v of data.variants) {
-      const id = `tg-variant-${v.name}`;
-      variants.append(
-        h(
-          "label",
-          { class: "choice", for: id },
-          h("input", { type: "radio", name: "tg-variant", id, value: v.name, checked: this.tg.variant === v.name, onchange: () => ((this.tg.variant = v.name), this.render()) }),
-          " ",
-          has(`tg_title_${v.name}`) ? t(`tg_title_${v.name}`) : v.title,
-        ),
-      );
-    }
-    box.append(variants);
-    const v = data.variants.find((x) => x.name === this.tg.variant) || data.variants[0];
-    const seatsBox = h("fieldset", { class: "options" }, h("legend", {}, t("tg_seats_heading")));
-    for (let seat = 1; seat < v.players; seat++) {
-      const k = `${v.name}.${seat}`;
-      const select = h("select", { id: `tg-seat-${seat}`, onchange: (e) => (this.tg.seats[k] = e.target.value) });
-      for (const b of data.bots) select.append(h("option", { value: b }, t("bot_option", { name: has(`bot_${b}`) ? t(`bot_${b}`) : b })));
-      select.append(h("option", { value: "friend" }, t("tg_friend")));
-      select.value = this.tg.seats[k] || data.default_bot;
-      const partner = v.teams && seat === 2 ? ` ${t("tg_partner_note")}` : "";
-      seatsBox.append(h("label", { class: "choice", for: `tg-seat-${seat}` }, `${t("tg_seat_label", { n: seat + 1 })}${partner} `, select));
-    }
-    box.append(seatsBox);
-    // Many house rules: folded away (and kept open across re-renders once opened); the defaults apply unless changed.
-    const optionsBox = optionsFieldset(v, this.tg.options, "tg-opt");
-    if (optionsBox) box.append(h("details", { class: "house-rules", id: "tg-options", open: this.tg.rulesOpen, ontoggle: (e) => (this.tg.rulesOpen = e.target.open) }, h("summary", {}, t("tg_house_rules")), optionsBox));
-    box.append(h("button", { type: "submit", class: "primary big", id: "tg-start", disabled: this.busy }, this.busy ? t("starting") : t("tg_start")));
-    return box;
   }
 
   variant() {
-    return (this.variants || []).find((v) => v.name === this.form.variant) || null;
+    const all = this.variants || [];
+    return all.find((v) => v.name === this.form.variant) || all[0] || null;
   }
 
   title(name) {
+    if (has(`variant_title_${name}`)) return t(`variant_title_${name}`);
     const v = (this.variants || []).find((x) => x.name === name);
     return v ? v.title : name || "";
+  }
+
+  /** Who sits at seat `seat` (1 ..) of variant `v`: the form's choice, else the variant's default bot. */
+  seatChoice(v, seat) {
+    return this.form.seats[`${v.name}.${seat}`] || v.default_bot;
+  }
+
+  botLabel(name) {
+    if (has(`bot_${name}`)) return t(`bot_${name}`);
+    const b = ((this.bots && this.bots.bots) || []).find((x) => x.name === name);
+    return b && b.description ? `${name} – ${b.description}` : name;
   }
 
   async start(event) {
     event.preventDefault();
     if (this.busy) return;
     const v = this.variant();
-    const options = chosenOptions(v, this.form.options);
-    const body = {
-      variant: this.form.variant,
-      options,
-      opponent: this.form.opponent,
-      name: this.form.name || t("default_name"),
-    };
+    if (!v) return;
+    const others = [];
+    for (let seat = 1; seat < v.players; seat++) others.push(this.seatChoice(v, seat));
+    const body = { variant: v.name, options: chosenOptions(v, this.form.options), seats: others, name: this.form.name || t("default_name") };
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
-    if (this.form.target !== "" && v && v.match_kind === "marken") body.target = Number(this.form.target);
+    if (this.form.target !== "" && v.match_kind === "marken") body.target = Number(this.form.target);
     prefs.name = this.form.name;
     this.busy = true;
     this.error = null;
@@ -251,9 +193,11 @@ class LobbyPage {
       seats.save(data.table_id, {
         token: data.token,
         seat: data.seat,
+        kind: data.kind,
+        variant: v.name,
         invite_url: data.invite_url || null,
-        variant: this.form.variant,
-        opponent: this.form.opponent,
+        invite_urls: data.invite_urls || {},
+        opponent: v.players === 2 ? others[0] : null,
       });
       location.hash = `#/table/${data.table_id}`;
     } catch (err) {
@@ -263,12 +207,71 @@ class LobbyPage {
     }
   }
 
+  /** The variant radios: all six, the player count in the title where the server's title has none. */
+  renderVariants() {
+    const box = h("fieldset", { class: "variants" }, h("legend", {}, t("variant")));
+    for (const v of this.variants) {
+      const id = `variant-${v.name}`;
+      box.append(
+        h(
+          "label",
+          { class: "choice", for: id },
+          h("input", {
+            type: "radio",
+            name: "variant",
+            id,
+            value: v.name,
+            checked: this.variant() === v,
+            onchange: () => {
+              this.form.variant = v.name;
+              this.render();
+            },
+          }),
+          " ",
+          this.title(v.name),
+        ),
+      );
+    }
+    return box;
+  }
+
+  /** Who sits at the other seats: one choice per seat (a bot of this variant or an invited friend). */
+  renderSeats(v) {
+    const two = v.players === 2;
+    const box = h("fieldset", { class: "options seats" }, h("legend", {}, two ? t("opponent") : t("seats_heading")));
+    for (let seat = 1; seat < v.players; seat++) {
+      const id = `seat-${seat}`;
+      const select = h("select", { id, name: id, onchange: (e) => (this.form.seats[`${v.name}.${seat}`] = e.target.value) });
+      for (const b of v.bots) select.append(h("option", { value: b }, t("bot_option", { name: this.botLabel(b) })));
+      select.append(h("option", { value: "friend" }, t("opponent_friend")));
+      select.value = this.seatChoice(v, seat);
+      const partner = v.teams && seat === 2 ? ` ${t("seat_partner_note")}` : "";
+      const label = `${t("seat_label", { n: seat + 1 })}${partner}`;
+      box.append(h("label", { class: "choice", for: id }, `${label} `, select));
+    }
+    return box;
+  }
+
+  /** The variant's options as the server describes them; many house rules are folded away until opened. */
+  renderOptions(v) {
+    const fields = optionsFieldset(v, this.form.options, "opt");
+    if (!fields) return null;
+    const many = v.options.length > 4;
+    const open = this.form.rulesOpen[v.name] ?? !many;
+    return h(
+      "details",
+      { class: "house-rules", id: "options", open, ontoggle: (e) => (this.form.rulesOpen[v.name] = e.target.open) },
+      h("summary", {}, many ? t("house_rules") : t("options")),
+      fields,
+    );
+  }
+
   render() {
     const f = this.form;
     const section = h("section", { class: "lobby" });
     const form = h(
       "form",
-      { class: "panel new-game", onsubmit: (e) => this.start(e) },
+      { class: "panel new-game", id: "new-table-form", onsubmit: (e) => this.start(e) },
       h(
         "div",
         { class: "lobby-head" },
@@ -278,50 +281,17 @@ class LobbyPage {
       ),
     );
     if (this.error) form.append(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
-    if (!this.variants) {
+    const v = this.variant();
+    if (!v) {
       form.append(h("p", {}, t("connecting")));
       section.append(form);
       this.el.replaceChildren(section);
       return;
     }
-    // Variant.
-    const variantBox = h("fieldset", { class: "variants" }, h("legend", {}, t("variant")));
-    for (const v of this.variants) {
-      const id = `variant-${v.name}`;
-      variantBox.append(
-        h(
-          "label",
-          { class: "choice", for: id },
-          h("input", {
-            type: "radio",
-            name: "variant",
-            id,
-            value: v.name,
-            checked: f.variant === v.name,
-            onchange: () => {
-              f.variant = v.name;
-              this.render();
-            },
-          }),
-          " ",
-          v.title,
-        ),
-      );
-    }
-    form.append(variantBox);
-    // Options of the chosen variant, as the server describes them.
-    const v = this.variant();
-    const optionsBox = v ? optionsFieldset(v, f.options, "opt") : null;
-    if (optionsBox) form.append(optionsBox);
-    // Opponent.
-    const opp = h("select", { id: "opponent", name: "opponent", onchange: (e) => (f.opponent = e.target.value) });
-    for (const b of (this.bots && this.bots.bots) || []) {
-      const label = has(`bot_${b.name}`) ? t(`bot_${b.name}`) : `${b.name} – ${b.description || ""}`;
-      opp.append(h("option", { value: b.name, title: b.description || "" }, t("bot_option", { name: label })));
-    }
-    opp.append(h("option", { value: "friend" }, t("opponent_friend")));
-    opp.value = f.opponent;
-    form.append(h("div", { class: "field" }, h("label", { for: "opponent" }, t("opponent")), opp));
+    form.append(this.renderVariants());
+    form.append(this.renderSeats(v));
+    const options = this.renderOptions(v);
+    if (options) form.append(options);
     form.append(
       h(
         "div",
@@ -337,13 +307,13 @@ class LobbyPage {
         }),
       ),
     );
-    if (v && v.match_kind === "marken") {
+    if (v.match_kind === "marken") {
       form.append(
         h(
           "div",
           { class: "field" },
           h("label", { for: "target" }, t("target")),
-          h("input", { id: "target", type: "number", min: "1", max: "99", value: f.target, placeholder: "7", oninput: (e) => (f.target = e.target.value) }),
+          h("input", { id: "target", type: "number", min: "1", max: "99", value: f.target, placeholder: String(v.target), oninput: (e) => (f.target = e.target.value) }),
         ),
       );
     }
@@ -357,7 +327,6 @@ class LobbyPage {
     );
     form.append(h("button", { type: "submit", class: "primary big", id: "start", disabled: this.busy }, this.busy ? t("starting") : t("start")));
     section.append(form);
-    if (this.tableGames) section.append(this.renderTableGames());
 
     // Tables this browser holds a seat at.
     const mine = Object.entries(seats.all()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
@@ -368,7 +337,7 @@ class LobbyPage {
           h(
             "li",
             {},
-            h("a", { href: s.kind === "table_game" ? `#/tgame/${id}` : `#/table/${id}` }, `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`),
+            h("a", { href: `#/table/${id}` }, `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`),
             " ",
             h(
               "button",
@@ -387,28 +356,84 @@ class LobbyPage {
       }
       section.append(h("section", { class: "panel" }, h("h2", {}, t("your_tables")), list));
     }
-    // Tables to watch.
-    const live = h("section", { class: "panel" }, h("h2", {}, t("live_tables")));
+    // Tables to watch: every variant in one list.
+    const live = h("section", { class: "panel", id: "live-tables" }, h("h2", {}, t("live_tables")));
     if (!this.live.length) live.append(h("p", { class: "muted" }, t("no_live_tables")));
     else {
       const list = h("ul", { class: "table-list" });
       for (const table of this.live.slice(0, 20)) {
-        const players = (table.players || []).map((p) => (typeof p === "string" ? p : p.name)).join(" – ");
-        const variant = typeof table.variant === "string" ? table.variant : table.variant && (table.variant.title || table.variant.name);
-        list.append(h("li", {}, h("a", { href: `#/watch/${table.table_id}` }, `${t("watch")}: ${this.title(variant)} · ${players}`)));
-      }
-      live.append(list);
-    }
-    if (this.liveTableGames.length) {
-      const list = h("ul", { class: "table-list" });
-      for (const table of this.liveTableGames.slice(0, 20)) {
-        const players = (table.players || []).map((p) => p.name).join(" – ");
-        list.append(h("li", {}, h("a", { href: `#/tgame-watch/${table.table_id}` }, `${t("watch")}: ${table.title} · ${players}`)));
+        const players = (table.players || []).map((p) => (typeof p === "string" ? p : p.name) || "…").join(" – ");
+        list.append(h("li", {}, h("a", { href: `#/watch/${table.table_id}`, dataset: { kind: table.kind } }, `${t("watch")}: ${this.title(table.variant)} · ${players}`)));
       }
       live.append(list);
     }
     section.append(live);
     this.el.replaceChildren(section);
+  }
+}
+
+// ------------------------------------------------------------------ a table of any variant
+/**
+ * `#/table/ID` and `#/watch/ID` for every variant: opens the table's socket and, as soon as the server says
+ * which kind of table it is (`welcome.kind`, `state.kind`), hands the socket to the page that draws that kind
+ * (two players: table.js; three or four: tablegame.js). Until then it shows that it connects.
+ */
+class TableRoute {
+  constructor(el, tableId, { spectator, ctx: context }) {
+    this.el = el;
+    this.tableId = tableId;
+    this.spectator = spectator;
+    this.ctx = context;
+    this.page = null;
+    this.pending = [];
+    this.status = ["connecting", {}];
+    const saved = spectator ? null : seats.get(tableId);
+    this.socket = new TableSocket(tableId, saved ? saved.token : null, {
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (kind, info) => {
+        this.status = [kind, info];
+        if (kind === "gone") seats.forget(tableId);
+        this.render();
+      },
+    });
+    this.render();
+  }
+
+  onMessage(message) {
+    if (message.type === "error" && message.code === "bad_token") {
+      // The stored token holds no seat here (any more): forget it and watch instead.
+      seats.forget(this.tableId);
+      this.socket.token = null;
+      this.socket.send({ type: "hello", token: null });
+      return;
+    }
+    this.pending.push(message);
+    if (!message.kind) return;
+    const Page = message.kind === "table_game" ? TableGamePage : TablePage;
+    this.page = new Page(this.el, this.tableId, { spectator: this.spectator, ctx: this.ctx, socket: this.socket });
+    this.page.onStatus(...this.status);
+    for (const m of this.pending) this.page.onMessage(m);
+    this.pending = [];
+  }
+
+  render() {
+    if (this.page) {
+      this.page.render();
+      return;
+    }
+    const box = h("section", { class: "table-page", id: "table-route" });
+    const [kind] = this.status;
+    box.append(h("p", { class: kind === "gone" ? "notice error" : "notice" }, kind === "gone" ? t("table_unknown") : t("connecting")));
+    this.el.replaceChildren(box);
+  }
+
+  destroy() {
+    if (this.page && this.page.destroy) this.page.destroy();
+    else this.socket.close();
+  }
+
+  onKey(event) {
+    return Boolean(this.page && this.page.onKey && this.page.onKey(event));
   }
 }
 
@@ -430,10 +455,9 @@ class JoinPage {
     this.render();
     try {
       const { data } = await api("POST", "/api/join", { code: this.code, name });
-      const tableGame = data.kind === "table_game";
-      seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind || "table" });
+      seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind });
       // Leave the invitation's address so a reload goes to the table, not to the used invitation.
-      history.replaceState(null, "", `${location.pathname}#/${tableGame ? "tgame" : "table"}/${data.table_id}`);
+      history.replaceState(null, "", `${location.pathname}#/table/${data.table_id}`);
       route();
     } catch (err) {
       this.busy = false;
@@ -477,7 +501,9 @@ class HistoryPage {
     try {
       if (!offset) {
         // Variant titles ("Schnapsen (weich)") for the names the history stores.
-        for (const v of (await api("GET", "/api/variants")).data || []) this.titles[v.name] = v.title;
+        for (const v of (await api("GET", "/api/variants")).data || []) {
+          this.titles[v.name] = has(`variant_title_${v.name}`) ? t(`variant_title_${v.name}`) : v.title;
+        }
       }
       const { data } = await api("GET", `/api/games?finished=true&limit=50&offset=${offset}`);
       this.games = (offset ? this.games || [] : []).concat(data.games || []);
@@ -488,14 +514,30 @@ class HistoryPage {
     this.render();
   }
 
-  name(players, seat, opponent = null) {
-    const p = (players || [])[seat];
-    if (!p) return t("seat_n", { n: seat + 1 });
-    // The bot sits at seat 1; the history names it by its level.
-    if (seat === 1 && opponent && opponent !== "friend") return t("computer_named", { bot: opponent });
-    if (typeof p === "string") return p;
-    if (p.kind === "bot") return t("computer_named", { bot: p.bot || p.name });
-    return p.name || t("seat_n", { n: seat + 1 });
+  /** Who sat at `seat` of game `g`: a bot by its level, a player by name. */
+  name(g, seat) {
+    const s = (g.seats || [])[seat];
+    if (s && s.kind === "bot") return t("computer_named", { bot: s.bot || s.name });
+    const p = (g.players || [])[seat];
+    const name = typeof p === "string" ? p : p && p.name;
+    return name || t("seat_n", { n: seat + 1 });
+  }
+
+  contract(name) {
+    return has(`tg_contract_${name}`) ? t(`tg_contract_${name}`) : name;
+  }
+
+  /** A finished game's result: the winner and points; a table game's winners, points and contract. */
+  resultText(g) {
+    const r = g.result;
+    if (!r) return "";
+    if (Array.isArray(r.winners)) {
+      if (r.reason === "redeal") return t("tg_reason_redeal");
+      const who = r.winners.map((s) => this.name(g, s)).join(" & ");
+      return t("tg_result", { who, points: r.points, contract: this.contract(r.contract) });
+    }
+    if (r.winner === null || r.winner === undefined) return t("reason_stand");
+    return `${this.name(g, r.winner)} +${r.points} (${(r.augen || []).join(":")})`;
   }
 
   render() {
@@ -505,37 +547,22 @@ class HistoryPage {
     else if (!this.games.length) box.append(h("p", { class: "muted" }, t("history_empty")));
     else {
       const rows = this.games.map((g) => {
-        const r = g.result;
-        let result = "";
-        // A three- or four-player game (docs/web.md, "Table games") names its winners and its contract.
-        const tableGame = Boolean(r && Array.isArray(r.winners));
-        if (tableGame) {
-          const who = r.winners.map((s) => (s === 0 ? g.players[0] : t("tg_seat", { n: s + 1 }))).join(" & ");
-          result = r.reason === "redeal" ? t("tg_reason_redeal") : t("tg_result", { who, points: r.points, contract: r.contract });
-        } else if (r) {
-          result =
-            r.winner === null || r.winner === undefined
-              ? t("reason_stand")
-              : `${this.name(g.players, r.winner, g.opponent)} +${r.points} (${(r.augen || []).join(":")})`;
-        }
+        const players = (g.players || []).map((_, seat) => this.name(g, seat)).join(" – ");
+        const links = [h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link", download: "" }, t("record"))];
+        // Replays and analyses are there for the games the server says so (two-player games, for now).
+        if (g.replay) links.unshift(h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")), " · ");
         const when = g.finished_at || g.started_at;
         const name = typeof g.variant === "string" ? g.variant : g.variant && (g.variant.title || g.variant.name);
         const variant = this.titles[name] || name;
         return h(
           "tr",
-          {},
+          { dataset: { kind: g.kind || "" } },
           h("td", {}, when ? new Date(when).toLocaleString(ctx.lang === "de" ? "de-AT" : "en-GB") : ""),
           h("td", {}, variant || ""),
           h("td", {}, g.match_no ? `${g.match_no}.${g.game_no}` : String(g.game_no ?? "")),
-          h("td", {}, tableGame ? g.players[0] : `${this.name(g.players, 0, g.opponent)} – ${this.name(g.players, 1, g.opponent)}`),
-          h("td", {}, result),
-          h(
-            "td",
-            {},
-            tableGame
-              ? h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link" }, t("tg_record"))
-              : h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")),
-          ),
+          h("td", { class: "players" }, players),
+          h("td", { class: "result" }, this.resultText(g)),
+          h("td", {}, links),
         );
       });
       box.append(
@@ -579,12 +606,16 @@ function route() {
     history.replaceState(null, "", `${location.pathname}#/join/${encodeURIComponent(oldJoin)}`);
   }
   const hash = location.hash.replace(/^#\/?/, "");
-  const [what, id] = hash.split("/");
+  let [what, id] = hash.split("/");
+  const older = { tgame: "table", "tgame-watch": "watch" }[what];
+  if (older && id) {
+    // A bookmark of a three- or four-player table from before one address served every variant.
+    history.replaceState(null, "", `${location.pathname}#/${older}/${id}`);
+    what = older;
+  }
   if (what === "join" && id) page = new JoinPage(el, decodeURIComponent(id));
-  else if (what === "table" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: false, ctx });
-  else if (what === "watch" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: true, ctx });
-  else if (what === "tgame" && id) page = new TableGamePage(el, decodeURIComponent(id), { spectator: false, ctx });
-  else if (what === "tgame-watch" && id) page = new TableGamePage(el, decodeURIComponent(id), { spectator: true, ctx });
+  else if (what === "table" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: false, ctx });
+  else if (what === "watch" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
   else if (what === "replay" && id) page = new ReplayPage(el, decodeURIComponent(id), { ctx });
   else page = new LobbyPage(el);

@@ -39,7 +39,8 @@ function pace() {
 }
 
 export class TablePage {
-  constructor(root, tableId, { spectator, ctx }) {
+  /** `socket`: the table's open TableSocket (the route that learnt the table's kind from it), else a new one. */
+  constructor(root, tableId, { spectator, ctx, socket = null }) {
     this.root = root;
     this.tableId = tableId;
     this.ctx = ctx; // { faces, lang } getters
@@ -59,10 +60,9 @@ export class TablePage {
     this.queue = [];
     this.holdUntil = 0;
     this.drainTimer = null;
-    this.socket = new TableSocket(tableId, this.token, {
-      onMessage: (m) => this.onMessage(m),
-      onStatus: (kind, info) => this.onStatus(kind, info),
-    });
+    const handlers = { onMessage: (m) => this.onMessage(m), onStatus: (kind, info) => this.onStatus(kind, info) };
+    if (socket) socket.attach(handlers);
+    this.socket = socket || new TableSocket(tableId, this.token, handlers);
     this.render();
   }
 

@@ -1,13 +1,13 @@
 // A three- or four-player table: Bauernschnapsen (4 seats, seats 0+2 and 1+3 are teams) or Dreierschnapsen (3 seats).
 //
-//   new TableGamePage(el, tableId, { spectator, ctx })   // #/tgame/ID (with the seat token) or #/tgame-watch/ID
+//   new TableGamePage(el, tableId, { spectator, ctx, socket })   // #/table/ID (with the seat token) or #/watch/ID
 //
 // Everything shown comes from the server's `state` messages (docs/web.md, "Table games"): the own hand, the
 // others' card counts, the bidding, the contract, the trick and the score. The buttons are exactly the non-card
 // tokens of the server's `legal` list and a card is clickable exactly when its token (the card, `marry:<card>`
 // or `discard:<card>`) is in it: the page computes no rule.
 
-import { TableSocket, absoluteUrl, seats } from "./api.js";
+import { TableSocket, absoluteUrl, api, seats } from "./api.js";
 import { suitName } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { cardBack, cardButton, cardFace, h, sortHand, trumpBadge } from "./render.js";
@@ -24,7 +24,8 @@ function positions(me, n) {
 }
 
 export class TableGamePage {
-  constructor(el, tableId, { spectator, ctx }) {
+  /** `socket`: the table's open TableSocket (the route that learnt the table's kind from it), else a new one. */
+  constructor(el, tableId, { spectator, ctx, socket = null }) {
     this.el = el;
     this.tableId = tableId;
     this.ctx = ctx;
@@ -33,14 +34,15 @@ export class TableGamePage {
     this.error = null;
     this.status = "connecting";
     this.log = [];
-    this.socket = new TableSocket(tableId, this.saved ? this.saved.token : null, {
-      path: "table-games",
-      onMessage: (m) => this.onMessage(m),
-      onStatus: (kind) => {
-        this.status = kind;
-        this.render();
-      },
-    });
+    const handlers = { onMessage: (m) => this.onMessage(m), onStatus: (kind, info) => this.onStatus(kind, info) };
+    if (socket) socket.attach(handlers);
+    this.socket = socket || new TableSocket(tableId, this.saved ? this.saved.token : null, handlers);
+    this.render();
+  }
+
+  onStatus(kind) {
+    if (kind === "gone") seats.forget(this.tableId);
+    this.status = kind;
     this.render();
   }
 
@@ -63,10 +65,31 @@ export class TableGamePage {
       this.error = null;
       for (const e of message.events || []) this.log.push(e);
       this.log = this.log.slice(-60);
+      // A friend took a seat: the invitations still open are asked for again.
+      if ((message.events || []).some((e) => e.type === "joined")) this.invitesFetched = false;
     } else if (message.type === "error") {
       this.error = message.message;
+      if (message.code === "bad_token") {
+        // The stored token holds no seat here (any more): forget it and watch instead.
+        seats.forget(this.tableId);
+        this.saved = null;
+        this.socket.token = null;
+        this.socket.send({ type: "hello", token: null });
+      }
     }
     this.render();
+  }
+
+  /** The invitations still open, from the server (any seat may ask: GET /api/tables/{id}/invite). */
+  fetchInvites() {
+    if (this.invitesFetched || !this.saved || !this.saved.token) return;
+    this.invitesFetched = true;
+    api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/invite`, undefined, { Authorization: `Bearer ${this.saved.token}` })
+      .then(({ data }) => {
+        this.invites = data.invite_urls;
+        this.render();
+      })
+      .catch(() => {});
   }
 
   send(token) {
@@ -205,7 +228,8 @@ export class TableGamePage {
   }
 
   renderInvites(s) {
-    const urls = (this.saved && this.saved.invite_urls) || {};
+    this.fetchInvites();
+    const urls = this.invites || (this.saved && this.saved.invite_urls) || {};
     const list = Object.entries(urls).map(([seat, url]) =>
       h("li", {}, t("tg_invite", { n: Number(seat) + 1 }), " ", h("input", { readonly: true, value: absoluteUrl(url), class: "invite-url", size: 50 })),
     );

@@ -1,13 +1,13 @@
 """The three- and four-player game: deal, trump call, bidding, doubling, play, result.
 
->>> table = Table.deal("bauernschnapsen", seed=3, dealer=0)
+>>> table = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
 >>> table.phase.value, table.to_move
 ('cut', 3)
 >>> while not table.is_over:
-...     table.apply(table.legal_actions()[0])
+...     _ = table.apply(table.legal_actions()[0])
 >>> table.result.reason.value in {r.value for r in TableEndReason}
 True
->>> replayed = Table.replay(table.variant, table.deck, 0, [a.token for a in table.actions])
+>>> replayed = TableGame.replay(table.variant, table.deck, 0, [a.token for a in table.actions])
 >>> replayed.result == table.result
 True
 
@@ -32,36 +32,75 @@ partners sit opposite: seats ``s`` and ``s + 2``.  The phases follow the seeds:
 
 Every action comes as ``can_apply/verify/apply`` (and named triples); a refused
 action raises :class:`~bummerl.errors.IllegalActionError` naming the rule and
-leaves the table unchanged.  No I/O, no global state, no randomness but the
-seed given to :meth:`Table.deal`.
+leaves the table unchanged; ``refusal(action)`` returns the rule and the reason
+instead of raising.  Each rule is one method returning ``None`` or a
+:data:`~bummerl.errors.Refusal` (the phase gate, the trump call, bids, raises,
+the talon, doubling, marriages, "Genug"; the follow rules are
+:func:`bummerl.tricks.follow_refusal`): the generator of the legal actions keeps
+the candidates it lets through, and the errors report what it returns.
+
+No I/O, no global state, no randomness but the seed given to :meth:`~bummerl.game.Game.deal`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bummerl.cards import Card, Rank, Suit, deck
-from bummerl.errors import IllegalActionError, Rule
-from bummerl.rng import SplitMix64
-from bummerl.table.actions import DOUBLE_NAMES, TableAction, TableActionKind
-from bummerl.tricks import FollowRules, explain_follow, legal_follows, trick_winner
-from bummerl.variants import find_table_variant
+from bummerl.actions import DOUBLE_NAMES, ActionKind
+from bummerl.actions import Action as TableAction
+from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value
+from bummerl.errors import IllegalActionError, Refusal, Rule
+from bummerl.events import (
+    Bid,
+    Cut,
+    Declare,
+    Discard,
+    Double,
+    Event,
+    GameEnd,
+    Knock,
+    Marriage,
+    Pass,
+    Play,
+    TalonLeft,
+    TalonTaken,
+    TrumpCall,
+)
+from bummerl.events import Contract as ContractEvent
+from bummerl.events import Trick as TrickEvent
+from bummerl.game import Game
+from bummerl.tricks import FollowRules, follow_refusal, legal_follows, trick_winner
 from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Requirement, TableVariant
 
 if TYPE_CHECKING:
-    from bummerl.table.view import TableView
+    from bummerl.view import TableView
 
-__all__ = ["Phase", "Table", "TableEndReason", "TableResult", "TableTrick"]
+__all__ = ["Phase", "TableEndReason", "TableGame", "TableResult", "TableTrick"]
 
-_K = TableActionKind
+_K = ActionKind
 _CUT = TableAction.cut()
 _KNOCK = TableAction.knock()
 _TURN = TableAction.turn_trump()
 _PASS = TableAction.pass_()
 _DECLARE = TableAction.declare()
+_TAKE_TALON = TableAction.take_talon()
+_SKIP_TALON = TableAction.skip_talon()
+_CALLS = tuple(TableAction.call_trump(s) for s in Suit)
+_DOUBLES = tuple(TableAction.double(level) for level in range(1, len(DOUBLE_NAMES) + 1))
+_STRICT = FollowRules.STRICT
+# Enum members are looked up through the enum's metaclass, about four times as
+# slow as a module global on CPython 3.11; the generator asks the rules below on
+# every decision (a bid: every contract), so they read these aliases.
+_KING, _OBER, _ACE = Rank.KING, Rank.OBER, Rank.ACE
+_SIXTY_SIX = Goal.SIXTY_SIX
+_BY_VORHAND, _BY_VORHAND_TEAM = Bidders.VORHAND, Bidders.VORHAND_TEAM
+_BY_OPPONENTS, _BY_NOT_VORHAND = Bidders.OPPONENTS, Bidders.NOT_VORHAND
+_NEEDS_ACE, _NEEDS_FULL_SUIT, _NEEDS_ALL_TRUMPS = Requirement.ACE, Requirement.FULL_SUIT, Requirement.ALL_TRUMPS
+_R_TRUMP_CALL, _R_BIDDING, _R_BID_RIGHT = Rule.TRUMP_CALL, Rule.BIDDING, Rule.BID_RIGHT
+_R_MARRIAGE, _R_DECLARE = Rule.MARRIAGE, Rule.DECLARE
 
 
 class Phase(enum.Enum):
@@ -74,6 +113,32 @@ class Phase(enum.Enum):
     DOUBLING = "doubling"
     PLAY = "play"
     OVER = "over"
+
+
+#: The kinds of action each phase takes, with the rule and the reason that
+#: refuse any other kind (the phase gate of :meth:`Table.refusal`).
+_PHASE_KINDS: dict[Phase, tuple[frozenset[ActionKind], Rule, str]] = {
+    Phase.CUT: (frozenset({_K.CUT, _K.KNOCK}), Rule.DEAL, "the player right of the dealer cuts or knocks first"),
+    Phase.TRUMP: (frozenset({_K.CALL_TRUMP, _K.TURN_TRUMP}), Rule.TRUMP_CALL, "Vorhand calls trump first"),
+    Phase.BIDDING: (frozenset({_K.BID, _K.PASS}), Rule.BIDDING, "the bidding is on: bid or pass"),
+    Phase.TALON: (
+        frozenset({_K.DISCARD, _K.TAKE_TALON, _K.SKIP_TALON, _K.BID, _K.PASS}),
+        Rule.DISCARD,
+        "the soloist takes up the talon and lays two cards away first",
+    ),
+    Phase.DOUBLING: (frozenset({_K.DOUBLE, _K.PASS}), Rule.DOUBLING, "the doubling is on: double or pass"),
+    Phase.PLAY: (frozenset({_K.PLAY, _K.MARRIAGE, _K.DECLARE}), Rule.NOT_AVAILABLE, "the cards are being played"),
+}
+#: The steps of the talon phase (Dreierschnapsen): the kinds each takes, and the
+#: rule and reason that refuse the other kinds of the phase.
+_TALON_STEPS: dict[str, tuple[frozenset[ActionKind], Rule, str]] = {
+    "choice": (frozenset({_K.TAKE_TALON, _K.SKIP_TALON}), Rule.DISCARD, "first take up or leave the talon"),
+    "raise": (frozenset({_K.BID, _K.PASS}), Rule.BIDDING, "raise the contract or pass"),
+    "discard": (frozenset({_K.DISCARD}), Rule.DISCARD, "lay two cards away first"),
+}
+_GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
+_NOT_VORHAND_BEFORE_TRICK: Refusal = (Rule.MARRIAGE, "only Vorhand may announce before winning a trick")
+_GENUG_NEEDS_TRICK: Refusal = (Rule.DECLARE, "'Genug' needs a trick just won or a marriage")
 
 
 class TableEndReason(enum.Enum):
@@ -136,8 +201,13 @@ class TableTrick(tuple[int, tuple[Card, ...], int]):
         return self[2]
 
 
-class Table:
-    """A three- or four-player game from the cut to its result."""
+class TableGame(Game):
+    """A three- or four-player game from the cut to its result (a :class:`~bummerl.game.Game`).
+
+    ``apply`` returns the :mod:`~bummerl.events` of the action: every internal
+    step that changes something visible records its event where it happens (a
+    contract fixed, a trick taken, the end), and ``apply`` hands them over.
+    """
 
     variant: TableVariant
     #: The pack order (top card first): the chance player's action.
@@ -188,7 +258,7 @@ class Table:
     result: TableResult | None
 
     def __init__(self, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> None:
-        v = find_table_variant(variant) if isinstance(variant, str) else variant
+        v = TableVariant.find(variant) if isinstance(variant, str) else variant
         order = tuple(deck_order)
         expected = set(deck(v.deck_size))
         if len(order) != len(expected) or set(order) != expected:
@@ -234,38 +304,10 @@ class Table:
         self.actions = []
         self.result = None
         self._legal: list[TableAction] | None = None
+        #: The events of the action being applied (see the class docstring).
+        self._events: list[Event] = []
 
     # ----------------------------------------------------------- construction
-    @classmethod
-    def deal(cls, variant: TableVariant | str = "bauernschnapsen", seed: int = 0, dealer: int = 0) -> Table:
-        """Shuffle the pack with ``seed`` (see :mod:`bummerl.rng`) and wait for the cut."""
-        v = find_table_variant(variant) if isinstance(variant, str) else variant
-        cards = list(deck(v.deck_size))
-        SplitMix64(seed).shuffle(cards)
-        return cls(v, cards, dealer)
-
-    @classmethod
-    def from_deck(cls, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> Table:
-        """A table with an explicit pack order (top card first)."""
-        return cls(variant, deck_order, dealer)
-
-    @classmethod
-    def replay(
-        cls,
-        variant: TableVariant | str,
-        deck_order: Iterable[Card],
-        dealer: int,
-        tokens: Iterable[str | TableAction],
-    ) -> Table:
-        """Deal ``deck_order`` and apply every action token; raises on the first illegal one."""
-        table = cls(variant, deck_order, dealer)
-        for i, token in enumerate(tokens):
-            try:
-                table.apply(token)
-            except IllegalActionError as exc:
-                raise IllegalActionError(exc.rule, f"action {i + 1} ({token}): {exc.detail}") from None
-        return table
-
     def position(self) -> str:
         """One line that determines this position: variant and options, dealer, pack, actions.
 
@@ -279,8 +321,8 @@ class Table:
         return " ".join([head, f"d{self.dealer}", deck_text, *(a.token for a in self.actions)])
 
     @classmethod
-    def from_position(cls, text: str) -> Table:
-        """Rebuild a table from :meth:`position`."""
+    def read_position(cls, text: str) -> TableGame:
+        """Rebuild a table from :meth:`position` (what :meth:`Game.from_position` calls for a table game)."""
         from bummerl.cards import parse_cards
         from bummerl.errors import PositionError
 
@@ -295,16 +337,16 @@ class Table:
                 raise PositionError(f"malformed option {item!r} in table position")
             options[key] = value
         try:
-            variant = find_table_variant(name, **options)
+            variant = TableVariant.find(name, **options)
             dealer = int(parts[1][1:])
             cards = parse_cards(parts[2])
             return cls.replay(variant, cards, dealer, parts[3:])
         except ValueError as exc:
             raise PositionError(f"bad table position: {exc}") from None
 
-    def copy(self) -> Table:
+    def copy(self) -> TableGame:
         """An independent copy (for search)."""
-        t = object.__new__(Table)
+        t = object.__new__(TableGame)
         t.__dict__.update(self.__dict__)
         t.hands = [h[:] for h in self.hands]
         t.first_three = self.first_three[:]
@@ -324,21 +366,14 @@ class Table:
         t.marriages = self.marriages[:]
         t.known = [set(k) for k in self.known]
         t.actions = self.actions[:]
+        t._events = []
         return t
 
     # ------------------------------------------------------------- properties
     @property
-    def players(self) -> int:
-        return self.variant.players
-
-    @property
     def vorhand(self) -> int:
         """The seat left of the dealer: calls trump, bids first."""
         return (self.dealer + 1) % self.variant.players
-
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
 
     @property
     def multiplier(self) -> int:
@@ -374,7 +409,7 @@ class Table:
 
     def may_bid(self, seat: int, contract: Contract) -> bool:
         """Whether ``seat`` has the right and the cards to bid ``contract`` (ignoring the auction)."""
-        return self._bid_right_problem(seat, contract) is None
+        return self._bid_right_refusal(seat, contract) is None
 
     # ------------------------------------------------------------- generation
     def legal_actions(self) -> list[TableAction]:
@@ -386,63 +421,126 @@ class Table:
         return legal
 
     def _generate(self) -> list[TableAction]:
+        """The candidate actions of the phase that pass their rule functions, in menu order."""
         phase = self.phase
         p = self.to_move
+        if phase is Phase.PLAY:
+            return self._play_actions(p)
         if phase is Phase.OVER:
             return []
         if phase is Phase.CUT:
             return [_CUT, _KNOCK]
         if phase is Phase.TRUMP:
-            suits = sorted({c.suit for c in self.first_three[p]})
-            return [TableAction.call_trump(s) for s in suits] + [_TURN]
+            return [a for a in _CALLS if self._trump_call_refusal(p, a) is None] + [_TURN]
         if phase is Phase.BIDDING:
-            return self._bid_actions(p)
+            # _bid_refusal's two rules, the cheap auction order first: most contracts fail it.
+            bids = [
+                TableAction.bid(c.name)
+                for c in self.variant.contracts
+                if self._auction_refusal(p, c) is None and self._bid_right_refusal(p, c) is None
+            ]
+            return bids if self._pass_refusal() is not None else [*bids, _PASS]
         if phase is Phase.TALON:
-            if self._talon_choice:
-                return [TableAction.take_talon(), TableAction.skip_talon()]
-            if self._raise_pending:
-                raises = [c for c in self._higher_contracts() if self._bid_right_problem(p, c) is None]
+            step = self._talon_step()
+            if step == "choice":
+                return [_TAKE_TALON, _SKIP_TALON]
+            if step == "raise":
+                raises = [c for c in self.variant.contracts if self._raise_refusal(p, c) is None]
                 return [TableAction.bid(c.name) for c in raises] + [_PASS]
             return [TableAction.discard(c) for c in self.hands[p]]
-        if phase is Phase.DOUBLING:
-            return [TableAction.double(self.doubling + 1), _PASS]
-        # PLAY
+        # DOUBLING: the candidate is the step after the current one.
+        level = self.doubling + 1
+        return [_DOUBLES[level - 1], _PASS] if self._double_refusal(level) is None else [_PASS]
+
+    def _play_actions(self, p: int) -> list[TableAction]:
         hand = self.hands[p]
         c = self.contract
         assert c is not None
         if self.trick:
             cards = [card for _, card in self.trick]
-            allowed = legal_follows(hand, cards, self.play_trump, FollowRules.STRICT, True, c.order)
+            allowed = legal_follows(hand, cards, self.play_trump, _STRICT, True, c.order)
             return [TableAction.play(x) for x in allowed]
         actions = [TableAction.play(x) for x in hand]
-        marriage_suits = self._marriage_suits(p)
-        for s in marriage_suits:
-            actions.append(TableAction.marriage(Card(s, Rank.KING)))
-            actions.append(TableAction.marriage(Card(s, Rank.OBER)))
-        if c.goal is Goal.SIXTY_SIX:
-            for s in marriage_suits:
-                actions.append(TableAction.declare(s))
-            if self.tricks:
-                actions.append(_DECLARE)
+        suits: list[Suit] = []
+        # The marriages the hand holds, if the contract and the moment allow any
+        # (the three parts of _marriage_refusal).
+        if self._marriage_contract_refusal(p) is None and self._marriage_moment_refusal(p) is None:
+            # A set: a list of Cards is searched through Card's slow comparison slots.
+            held = set(hand)
+            suits = [k.suit for k in hand if k.rank == _KING and self._marriage_cards_refusal(held, k.suit) is None]
+        for s in suits:
+            actions.append(TableAction.marriage(CARDS[s * 8 + _KING]))
+            actions.append(TableAction.marriage(CARDS[s * 8 + _OBER]))
+        if suits and self._genug_refusal(with_marriage=True) is None:
+            actions += [TableAction.declare(s) for s in suits]
+        if self._genug_refusal(with_marriage=False) is None:
+            actions.append(_DECLARE)
         return actions
 
-    def _higher_contracts(self) -> list[Contract]:
-        """Contracts above the one the auction was won with (a raise after the talon)."""
-        assert self.high is not None
-        rank = self.variant.contract_rank(self.high[0].name)
-        return [c for c in self.variant.contracts if self.variant.contract_rank(c.name) > rank]
+    # ------------------------------------------------------------------ rules
+    # One method per rule: ``None`` if the action is legal, else the Rule it
+    # breaks and why.  _generate() keeps the candidates they let through and
+    # refusal() reports what they return; the order of the checks inside a
+    # method decides the reason given when several conditions fail.
 
-    def _bid_actions(self, p: int) -> list[TableAction]:
-        out: list[TableAction] = []
-        for c in self.variant.contracts:
-            if self._auction_problem(p, c) is None and self._bid_right_problem(p, c) is None:
-                out.append(TableAction.bid(c.name))
-        if self.high is not None:
-            out.append(_PASS)
-        return out
+    def refusal(self, action: TableAction | str) -> Refusal | None:
+        """The rule ``action`` breaks now and why, or ``None`` if it is legal."""
+        if isinstance(action, str):
+            action = TableAction.parse(action)
+        phase = self.phase
+        if phase is Phase.OVER:
+            return _GAME_OVER
+        kinds, rule, why = _PHASE_KINDS[phase]
+        kind = action.kind
+        if kind not in kinds:
+            return rule, f"{action.token} is not possible now: {why}"
+        p = self.to_move
+        if phase is Phase.PLAY:
+            return self._play_refusal(p, action)
+        if phase is Phase.TRUMP:
+            return None if kind is _K.TURN_TRUMP else self._trump_call_refusal(p, action)
+        if phase is Phase.BIDDING:
+            return self._pass_refusal() if kind is _K.PASS else self._bid_action_refusal(p, action)
+        if phase is Phase.TALON:
+            return self._talon_refusal(p, action)
+        if phase is Phase.DOUBLING:
+            return None if kind is _K.PASS else self._double_refusal(action.level)
+        return None  # CUT: cut or knock
 
-    def _auction_problem(self, p: int, c: Contract) -> str | None:
-        """Why bidding ``c`` now breaks the auction order, or ``None``."""
+    def _trump_call_refusal(self, p: int, action: TableAction) -> Refusal | None:
+        """seeds/004: "Es muß eine Farbe sein, von der Vorhand mindestens eine Karte in
+        der Hand hält" — of the first three cards, the only ones Vorhand has seen."""
+        first = self.first_three[p]
+        for card in first:
+            if card.suit == action.suit:
+                return None
+        return _R_TRUMP_CALL, f"{action.token}: Vorhand's first three cards are {' '.join(c.code for c in first)}"
+
+    def _pass_refusal(self) -> Refusal | None:
+        """seeds/004: "Vorhand beginnt mit der Reizung. Er darf nicht passen"; later
+        passing is always allowed (and final)."""
+        if self.high is None:
+            return Rule.BIDDING, "Vorhand opens the bidding and may not pass"
+        return None
+
+    def _bid_action_refusal(self, p: int, action: TableAction) -> Refusal | None:
+        """A bid, in the bidding or as a raise after the talon: the contract must exist."""
+        assert action.contract is not None
+        try:
+            contract = self.variant.contract(action.contract)
+        except ValueError as exc:
+            return Rule.BIDDING, str(exc)
+        if self.phase is Phase.TALON:
+            return self._raise_refusal(p, contract)
+        return self._bid_refusal(p, contract)
+
+    def _bid_refusal(self, p: int, c: Contract) -> Refusal | None:
+        """A bid in the auction: the seat's right and cards, then the auction order."""
+        return self._bid_right_refusal(p, c) or self._auction_refusal(p, c)
+
+    def _auction_refusal(self, p: int, c: Contract) -> Refusal | None:
+        """seeds/004: "muß der folgende Spieler entweder einen höheren Kontrakt bieten
+        oder passen"; the same contract only from a player of higher priority."""
         high = self.high
         if high is None:
             return None
@@ -453,43 +551,141 @@ class Table:
         if rank == high_rank and self.priority(p) < self.priority(high[1]):
             return None  # seeds/004: holding a bid of a player lower in priority
         if rank == high_rank:
-            return f"seat {high[1]} bid {c.title} with higher priority; bid higher or pass"
-        return f"the bid stands at {high[0].title}; bid higher or pass"
+            return _R_BIDDING, f"seat {high[1]} bid {c.title} with higher priority; bid higher or pass"
+        return _R_BIDDING, f"the bid stands at {high[0].title}; bid higher or pass"
 
-    def _bid_right_problem(self, p: int, c: Contract) -> str | None:
-        """Why ``p`` may not bid ``c`` (seat or cards), or ``None``."""
+    def _bid_right_refusal(self, p: int, c: Contract) -> Refusal | None:
+        """Who may bid ``c`` (seeds/004: "einige Kontrakte [können] nicht von jedem
+        Spieler angesagt werden") and the cards it needs."""
         v = self.vorhand
         b = c.bidders
         partner_of_v = self.partner(v)
-        if b is Bidders.VORHAND and p != v:
-            return f"only Vorhand (seat {v}) may bid {c.title}"
-        if b is Bidders.VORHAND_TEAM and p not in (v, partner_of_v):
-            return f"only Vorhand or Vorhand's partner may bid {c.title}"
-        if b is Bidders.OPPONENTS and p in (v, partner_of_v):
-            return f"only an opponent of Vorhand may bid {c.title}"
-        if b is Bidders.NOT_VORHAND and p == v:
-            return f"Vorhand may not bid {c.title}"
+        if b is _BY_VORHAND and p != v:
+            return _R_BID_RIGHT, f"only Vorhand (seat {v}) may bid {c.title}"
+        if b is _BY_VORHAND_TEAM and p not in (v, partner_of_v):
+            return _R_BID_RIGHT, f"only Vorhand or Vorhand's partner may bid {c.title}"
+        if b is _BY_OPPONENTS and p in (v, partner_of_v):
+            return _R_BID_RIGHT, f"only an opponent of Vorhand may bid {c.title}"
+        if b is _BY_NOT_VORHAND and p == v:
+            return _R_BID_RIGHT, f"Vorhand may not bid {c.title}"
         hand = self.hands[p]
         req = c.requirement
-        if req is Requirement.ACE and not any(x.rank == Rank.ACE for x in hand):
-            return f"{c.title} needs an Ace in hand"
-        if req is Requirement.FULL_SUIT and not any(sum(1 for x in hand if x.suit == s) == 5 for s in Suit):
-            return f"{c.title} needs all five cards of a suit"
-        if req is Requirement.ALL_TRUMPS and sum(1 for x in hand if x.suit == self.trump) != 5:
-            return f"{c.title} needs all five trumps"
+        if req is _NEEDS_ACE and not any(x.rank == _ACE for x in hand):
+            return _R_BID_RIGHT, f"{c.title} needs an Ace in hand"
+        if req is _NEEDS_FULL_SUIT and not any(sum(1 for x in hand if x.suit == s) == 5 for s in Suit):
+            return _R_BID_RIGHT, f"{c.title} needs all five cards of a suit"
+        if req is _NEEDS_ALL_TRUMPS and sum(1 for x in hand if x.suit == self.trump) != 5:
+            return _R_BID_RIGHT, f"{c.title} needs all five trumps"
         return None
 
-    def _marriage_suits(self, p: int) -> list[Suit]:
-        """Suits in which ``p`` (on lead) may announce a marriage now."""
-        c = self.contract
-        if c is None or c.marriages == "none" or (c.marriages == "declarer" and p != self.declarer):
-            return []
-        # seeds/004: "Vorhand kann das schon beim ersten Stich tun. Jeder andere Spieler
-        # muß zunächst einen Stich gewinnen".
-        if not self.tricks_won[p] and not (p == self.vorhand and not self.tricks):
-            return []
+    def _raise_refusal(self, p: int, c: Contract) -> Refusal | None:
+        """seeds/004: the soloist may "einen höheren Kontrakt anzusagen nachdem er den
+        Talon aufgenommen hat" (option ``raise_after_talon``): higher than the
+        auction's contract, and one the soloist may bid."""
+        v = self.variant
+        assert self.high is not None
+        if v.contract_rank(c.name) <= v.contract_rank(self.high[0].name):
+            current = self.contract.title if self.contract else "contract"
+            return Rule.BIDDING, f"a raise must be higher than the {current}"
+        return self._bid_right_refusal(p, c)
+
+    def _talon_step(self) -> str:
+        """Where the talon phase stands: ``choice``, ``raise`` or ``discard``."""
+        if self._talon_choice:
+            return "choice"
+        return "raise" if self._raise_pending else "discard"
+
+    def _talon_refusal(self, p: int, action: TableAction) -> Refusal | None:
+        """Dreierschnapsen's talon: take it up or leave it (option ``may_skip_talon``),
+        lay two cards away, then raise or pass (option ``raise_after_talon``)."""
+        kinds, rule, why = _TALON_STEPS[self._talon_step()]
+        kind = action.kind
+        if kind not in kinds:
+            return rule, f"{action.token}: {why}"
+        if kind is _K.BID:
+            return self._bid_action_refusal(p, action)
+        if kind is _K.DISCARD and action.card not in self.hands[p]:
+            return Rule.NOT_IN_HAND, f"seat {p} does not hold {action.card}"
+        return None
+
+    def _double_refusal(self, level: int) -> Refusal | None:
+        """seeds/004: Kontra, Rekontra, Subkontra in turn, up to the variant's
+        ``max_doubling`` (who may say them is the order of the doubling phase)."""
+        v = self.variant
+        if level == self.doubling + 1 and level <= v.max_doubling:
+            return None
+        step = DOUBLE_NAMES[level - 1] if level <= len(DOUBLE_NAMES) else f"doubling step {level}"
+        names = ", ".join(DOUBLE_NAMES[: v.max_doubling])
+        return Rule.DOUBLING, f"{step} is not the next step (doubling so far: {self.doubling}; steps allowed: {names})"
+
+    def _play_refusal(self, p: int, action: TableAction) -> Refusal | None:
+        """A card, a marriage or "Genug" in the play phase."""
         hand = self.hands[p]
-        return [k.suit for k in hand if k.rank == Rank.KING and Card(k.suit, Rank.OBER) in hand]
+        kind = action.kind
+        if kind is _K.PLAY:
+            card = action.card
+            assert card is not None
+            if card not in hand:
+                return Rule.NOT_IN_HAND, f"seat {p} does not hold {card.code}"
+            if not self.trick:
+                return None
+            c = self.contract
+            assert c is not None
+            cards = [x for _, x in self.trick]
+            return follow_refusal(card, hand, cards, self.play_trump, _STRICT, True, c.order)
+        if self.trick:
+            return Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick"
+        if kind is _K.MARRIAGE:
+            assert action.card is not None
+            return self._marriage_refusal(p, action.card.suit)
+        if action.suit is None:
+            return self._genug_refusal(with_marriage=False)
+        return self._genug_refusal(with_marriage=True) or self._marriage_refusal(p, action.suit)
+
+    def _marriage_refusal(self, p: int, suit: Suit) -> Refusal | None:
+        """A marriage (Hochzeit) in ``suit`` by ``p`` on lead: the contract, the cards, the moment."""
+        return (
+            self._marriage_contract_refusal(p)
+            or self._marriage_cards_refusal(self.hands[p], suit)
+            or self._marriage_moment_refusal(p)
+        )
+
+    def _marriage_contract_refusal(self, p: int) -> Refusal | None:
+        """Whether the contract has marriages, and for whom (seeds/004: "daß bei einem
+        Schnapser und Kontra-Schnapser nur der Spielmacher Hochzeiten melden kann")."""
+        c = self.contract
+        assert c is not None
+        if c.marriages == "none":
+            return _R_MARRIAGE, f"{c.title} is played without marriages"
+        if c.marriages == "declarer" and p != self.declarer:
+            return _R_MARRIAGE, f"in the {c.title} only the declarer may announce marriages"
+        return None
+
+    @staticmethod
+    def _marriage_cards_refusal(hand: Collection[Card], suit: Suit) -> Refusal | None:
+        """seeds/004: "Ein Spieler, der König und Dame einer Farbe ... auf der Hand hat"."""
+        if CARDS[suit * 8 + _KING] not in hand or CARDS[suit * 8 + _OBER] not in hand:
+            return Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober"
+        return None
+
+    def _marriage_moment_refusal(self, p: int) -> Refusal | None:
+        """seeds/004: "Vorhand kann das schon beim ersten Stich tun. Jeder andere Spieler
+        muß zunächst einen Stich gewinnen"."""
+        if not self.tricks_won[p] and not (p == self.vorhand and not self.tricks):
+            return _NOT_VORHAND_BEFORE_TRICK
+        return None
+
+    def _genug_refusal(self, with_marriage: bool) -> Refusal | None:
+        """seeds/004: "Man kann das Spiel mit der Ansage „Genug“ beenden, wenn man gerade
+        einen Stich gemacht hat oder direkt nach einer Meldung" — in the normal game.
+        ``with_marriage``: "Genug" right after showing one (its own rule applies too)."""
+        c = self.contract
+        assert c is not None
+        if c.goal is not _SIXTY_SIX:
+            return _R_DECLARE, f"'Genug' belongs to the normal game, not to {c.title}"
+        if not with_marriage and not self.tricks:
+            return _GENUG_NEEDS_TRICK
+        return None
 
     # ---------------------------------------------------------- generic triple
     def can_apply(self, action: TableAction | str) -> bool:
@@ -503,17 +699,18 @@ class Table:
         if isinstance(action, str):
             action = TableAction.parse(action)
         if action not in self.legal_actions():
-            raise self._diagnose(action)
+            raise self._refuse(action)
 
-    def apply(self, action: TableAction | str) -> None:
-        """Do ``action`` (a :class:`TableAction` or its token) or raise without change."""
+    def apply(self, action: TableAction | str) -> tuple[Event, ...]:
+        """Do ``action`` (an :class:`Action` or its token) and return what happened, or raise without change."""
         if isinstance(action, str):
             action = TableAction.parse(action)
         if action not in self.legal_actions():
-            raise self._diagnose(action)
+            raise self._refuse(action)
         p = self.to_move
         self._legal = None
         self.actions.append(action)
+        self._events = events = list[Event]()
         kind = action.kind
         if kind is _K.PLAY:
             assert action.card is not None
@@ -525,8 +722,10 @@ class Table:
         elif kind is _K.DECLARE:
             if action.suit is not None:
                 self._announce(p, action.suit)
+            events.append(Declare(p, action.suit))
             self._declare(p)
         elif kind in (_K.CUT, _K.KNOCK):
+            events.append(Knock(p) if kind is _K.KNOCK else Cut(p))
             self._cut(kind is _K.KNOCK)
         elif kind is _K.CALL_TRUMP:
             assert action.suit is not None
@@ -540,6 +739,7 @@ class Table:
             else:
                 self._bid(p, self.variant.contract(action.contract), action)
         elif kind is _K.PASS:
+            events.append(Pass(p))
             if self.phase is Phase.BIDDING:
                 self._pass_bid(p)
             elif self.phase is Phase.TALON:
@@ -553,36 +753,31 @@ class Table:
         elif kind is _K.SKIP_TALON:
             # seeds/004: "daß der Alleinspieler sich entscheiden kann, den Talon nicht
             # aufzunehmen ...; in dem Falle ist der Kontrakt einen Spielpunkt mehr wert."
+            events.append(TalonLeft(p))
             self._talon_choice = False
             # The talon stays face down, unseen by everybody, its Augen for nobody.
             self.bonus = 1
             self._start_doubling()
         elif kind is _K.DOUBLE:
+            events.append(Double(p, action.level))
             self._double(p, action.level)
         else:  # DISCARD
             assert action.card is not None
+            events.append(Discard(p, action.card))
             self._discard(p, action.card)
+        self._events = []
+        return tuple(events)
 
-    # ----------------------------------------------------------- named triples
-    def can_play(self, card: Card) -> bool:
-        return self.can_apply(TableAction.play(card))
-
-    def verify_play(self, card: Card) -> None:
-        self.verify(TableAction.play(card))
-
-    def play(self, card: Card) -> None:
-        """Lead or follow with ``card``."""
-        self.apply(TableAction.play(card))
-
+    # ------------------------------------------- named triples of the table games
     def can_bid(self, contract: str) -> bool:
         return self.can_apply(TableAction.bid(contract))
 
     def verify_bid(self, contract: str) -> None:
         self.verify(TableAction.bid(contract))
 
-    def bid(self, contract: str) -> None:
+    def bid(self, contract: str) -> tuple[Event, ...]:
         """Bid ``contract`` (a name of :attr:`TableVariant.contracts`)."""
-        self.apply(TableAction.bid(contract))
+        return self.apply(TableAction.bid(contract))
 
     def can_pass(self) -> bool:
         return self.can_apply(_PASS)
@@ -590,45 +785,23 @@ class Table:
     def verify_pass(self) -> None:
         self.verify(_PASS)
 
-    def pass_(self) -> None:
+    def pass_(self) -> tuple[Event, ...]:
         """Pass in the bidding or decline to double."""
-        self.apply(_PASS)
+        return self.apply(_PASS)
 
     def can_double(self) -> bool:
-        return self.phase is Phase.DOUBLING and self.can_apply(TableAction.double(self.doubling + 1))
+        return self.phase is Phase.DOUBLING and self._double_refusal(self.doubling + 1) is None
 
     def verify_double(self) -> None:
-        if self.phase is not Phase.DOUBLING or self.doubling >= 3:
+        """Raise unless the next doubling step is possible now (up to ``max_doubling``)."""
+        if self.phase is not Phase.DOUBLING or self._double_refusal(self.doubling + 1) is not None:
             raise IllegalActionError(Rule.DOUBLING, "doubling is not possible now")
         self.verify(TableAction.double(self.doubling + 1))
 
-    def double(self) -> None:
+    def double(self) -> tuple[Event, ...]:
         """Say the next doubling step (Kontra, Rekontra, Subkontra)."""
         self.verify_double()
-        self.apply(TableAction.double(self.doubling + 1))
-
-    def can_announce_marriage(self, card: Card) -> bool:
-        return card.rank in (Rank.KING, Rank.OBER) and self.can_apply(TableAction.marriage(card))
-
-    def verify_announce_marriage(self, card: Card) -> None:
-        if card.rank not in (Rank.KING, Rank.OBER):
-            raise IllegalActionError(Rule.MARRIAGE, f"a marriage is led with its King or Ober, not {card.code}")
-        self.verify(TableAction.marriage(card))
-
-    def announce_marriage(self, card: Card) -> None:
-        """Show King and Ober of ``card``'s suit (20, 40 in trumps) and lead ``card``."""
-        self.verify_announce_marriage(card)
-        self.apply(TableAction.marriage(card))
-
-    def can_declare(self, marriage: Suit | None = None) -> bool:
-        return self.can_apply(TableAction.declare(marriage))
-
-    def verify_declare(self, marriage: Suit | None = None) -> None:
-        self.verify(TableAction.declare(marriage))
-
-    def declare(self, marriage: Suit | None = None) -> None:
-        """Say "Genug", after showing the marriage of ``marriage`` if given."""
-        self.apply(TableAction.declare(marriage))
+        return self.apply(TableAction.double(self.doubling + 1))
 
     # ------------------------------------------------------------- doing it
     def _cut(self, knock: bool) -> None:
@@ -672,6 +845,7 @@ class Table:
         self.to_move = self.vorhand
 
     def _set_trump(self, suit: Suit, turned: Card | None) -> None:
+        self._events.append(TrumpCall(self.to_move, suit, turned))
         self.trump = suit
         self.turned_card = turned
         self.phase = Phase.BIDDING
@@ -686,6 +860,7 @@ class Table:
         self._set_trump(card.suit, card)
 
     def _bid(self, p: int, contract: Contract, action: TableAction) -> None:
+        self._events.append(Bid(p, contract.name))
         self.bids.append((p, action))
         self.high = (contract, p)
         self._next_bidder(p)
@@ -721,6 +896,7 @@ class Table:
             contract, declarer = v.contract("normal"), self.vorhand
         self.contract = contract
         self.declarer = declarer
+        self._events.append(ContractEvent(contract.name, declarer))
         partner = self.partner(declarer)
         self.side = [0 if s in (declarer, partner) else 1 for s in range(n)]
         if partner is not None and not contract.partner_plays:
@@ -745,6 +921,7 @@ class Table:
         # Talons auf, ohne sie den Gegenspielern zu zeigen."
         declarer = self.declarer
         assert declarer is not None
+        self._events.append(TalonTaken(declarer, tuple(self.talon)))
         self.hands[declarer] += self.talon
         self.talon = []
         # A turned-up trump card may now be laid away unseen: the others no longer
@@ -764,6 +941,7 @@ class Table:
                 self._start_doubling()
 
     def _raise(self, p: int, contract: Contract, action: TableAction) -> None:
+        self._events += [Bid(p, contract.name), ContractEvent(contract.name, p)]
         self.bids.append((p, action))
         self._raise_pending = False
         self.contract = contract
@@ -822,7 +1000,9 @@ class Table:
         return s
 
     def _announce(self, p: int, suit: Suit) -> None:
-        self.side_marriage_augen[self.side[p]] += 40 if suit == self.trump else 20
+        value = marriage_value(suit, self.trump)
+        self._events.append(Marriage(p, suit, value))
+        self.side_marriage_augen[self.side[p]] += value
         self.marriages.append((p, suit))
         self.known[p].add(Card(suit, Rank.KING))
         self.known[p].add(Card(suit, Rank.OBER))
@@ -830,6 +1010,7 @@ class Table:
     def _play(self, p: int, card: Card) -> None:
         self.hands[p].remove(card)
         self.known[p].discard(card)
+        self._events.append(Play(p, card))
         trick = self.trick
         trick.append((p, card))
         if len(trick) < len(self.active):
@@ -840,7 +1021,9 @@ class Table:
         cards = tuple(x for _, x in trick)
         winner = trick[trick_winner(cards, self.play_trump, c.order)][0]
         side = self.side[winner]
-        self.side_trick_augen[side] += sum(x.augen for x in cards)
+        augen = sum(x.augen for x in cards)
+        self._events.append(TrickEvent(trick[0][0], tuple(trick), winner, augen))
+        self.side_trick_augen[side] += augen
         self.side_tricks[side] += 1
         self.tricks_won[winner] += 1
         self.tricks.append(TableTrick((trick[0][0], cards, winner)))
@@ -918,118 +1101,25 @@ class Table:
         self.result = result
         self.phase = Phase.OVER
         self._legal = []
+        self._events.append(GameEnd(result))
 
     # ---------------------------------------------------------------- errors
-    def _diagnose(self, action: TableAction) -> IllegalActionError:
-        """Name the rule ``action`` breaks (only called for illegal actions)."""
-        phase = self.phase
-        p = self.to_move
-        kind = action.kind
-        if phase is Phase.OVER:
-            return IllegalActionError(Rule.GAME_OVER, "the game is over")
-        expected = {
-            Phase.CUT: ((_K.CUT, _K.KNOCK), Rule.DEAL, "the player right of the dealer cuts or knocks first"),
-            Phase.TRUMP: ((_K.CALL_TRUMP, _K.TURN_TRUMP), Rule.TRUMP_CALL, "Vorhand calls trump first"),
-            Phase.BIDDING: ((_K.BID, _K.PASS), Rule.BIDDING, "the bidding is on: bid or pass"),
-            Phase.TALON: (
-                (_K.DISCARD, _K.TAKE_TALON, _K.SKIP_TALON, _K.BID, _K.PASS),
-                Rule.DISCARD,
-                "the soloist takes up the talon and lays two cards away first",
-            ),
-            Phase.DOUBLING: ((_K.DOUBLE, _K.PASS), Rule.DOUBLING, "the doubling is on: double or pass"),
-            Phase.PLAY: ((_K.PLAY, _K.MARRIAGE, _K.DECLARE), Rule.NOT_AVAILABLE, "the cards are being played"),
-        }[phase]
-        if kind not in expected[0]:
-            return IllegalActionError(expected[1], f"{action.token} is not possible now: {expected[2]}")
-        if phase is Phase.TRUMP:
-            return IllegalActionError(
-                Rule.TRUMP_CALL,
-                f"{action.token}: Vorhand's first three cards are {' '.join(c.code for c in self.first_three[p])}",
-            )
-        if phase is Phase.BIDDING:
-            if kind is _K.PASS:
-                return IllegalActionError(Rule.BIDDING, "Vorhand opens the bidding and may not pass")
-            assert action.contract is not None
-            try:
-                bid = self.variant.contract(action.contract)
-            except ValueError as exc:
-                return IllegalActionError(Rule.BIDDING, str(exc))
-            why = self._bid_right_problem(p, bid)
-            if why is not None:
-                return IllegalActionError(Rule.BID_RIGHT, why)
-            why = self._auction_problem(p, bid)
-            return IllegalActionError(Rule.BIDDING, why or f"{action.token} is not possible now")
-        if phase is Phase.DOUBLING:
-            names = ", ".join(DOUBLE_NAMES[: self.variant.max_doubling])
-            return IllegalActionError(
-                Rule.DOUBLING,
-                f"{action.token} is not the next step (doubling so far: {self.doubling}; steps allowed: {names})",
-            )
-        if phase is Phase.TALON:
-            if self._talon_choice:
-                return IllegalActionError(Rule.DISCARD, f"{action.token}: first take up or leave the talon")
-            if self._raise_pending:
-                if kind is not _K.BID:
-                    return IllegalActionError(Rule.BIDDING, f"{action.token}: raise the contract or pass")
-                assert action.contract is not None
-                try:
-                    bid = self.variant.contract(action.contract)
-                except ValueError as exc:
-                    return IllegalActionError(Rule.BIDDING, str(exc))
-                if bid not in self._higher_contracts():
-                    current = self.contract.title if self.contract else "contract"
-                    return IllegalActionError(Rule.BIDDING, f"a raise must be higher than the {current}")
-                return IllegalActionError(Rule.BID_RIGHT, self._bid_right_problem(p, bid) or action.token)
-            if kind is not _K.DISCARD:
-                return IllegalActionError(Rule.DISCARD, f"{action.token}: lay two cards away first")
-            return IllegalActionError(Rule.NOT_IN_HAND, f"seat {p} does not hold {action.card}")
-        # PLAY
-        hand = self.hands[p]
-        c = self.contract
-        assert c is not None
-        if kind is _K.PLAY:
-            card = action.card
-            assert card is not None
-            if card not in hand:
-                return IllegalActionError(Rule.NOT_IN_HAND, f"seat {p} does not hold {card.code}")
-            cards = [x for _, x in self.trick]
-            why_follow = explain_follow(card, hand, cards, self.play_trump, True, c.order)
-            rule = {
-                "farbzwang": Rule.FARBZWANG,
-                "stichzwang": Rule.STICHZWANG,
-                "trumpfzwang": Rule.TRUMPFZWANG,
-                "ueberstechen": Rule.UEBERSTECHEN,
-            }[why_follow or "farbzwang"]
-            allowed_cards = legal_follows(hand, cards, self.play_trump, FollowRules.STRICT, True, c.order)
-            allowed = ", ".join(x.code for x in allowed_cards)
-            return IllegalActionError(rule, f"{card.code} may not follow {cards[0].code}; allowed: {allowed}")
-        if self.trick:
-            return IllegalActionError(Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick")
-        if kind is _K.DECLARE and action.suit is None:
-            if c.goal is not Goal.SIXTY_SIX:
-                return IllegalActionError(Rule.DECLARE, f"'Genug' belongs to the normal game, not to {c.title}")
-            return IllegalActionError(Rule.DECLARE, "'Genug' needs a trick just won or a marriage")
-        suit = action.suit
-        assert suit is not None
-        if kind is _K.DECLARE and c.goal is not Goal.SIXTY_SIX:
-            return IllegalActionError(Rule.DECLARE, f"'Genug' belongs to the normal game, not to {c.title}")
-        if c.marriages == "none":
-            return IllegalActionError(Rule.MARRIAGE, f"{c.title} is played without marriages")
-        if c.marriages == "declarer" and p != self.declarer:
-            return IllegalActionError(Rule.MARRIAGE, f"in the {c.title} only the declarer may announce marriages")
-        if Card(suit, Rank.KING) not in hand or Card(suit, Rank.OBER) not in hand:
-            return IllegalActionError(Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober")
-        return IllegalActionError(Rule.MARRIAGE, "only Vorhand may announce before winning a trick")
+    def _refuse(self, action: TableAction) -> IllegalActionError:
+        """The error for an action that is not among the legal actions."""
+        why = self.refusal(action)
+        if why is None:  # pragma: no cover - the same rule methods generate legal_actions()
+            why = Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
+        return IllegalActionError(*why)
 
     # ------------------------------------------------------------------ misc
     def view(self, seat: int) -> TableView:
-        """What ``seat`` may know; see :func:`bummerl.table.view.table_view`."""
-        from bummerl.table.view import table_view
+        """What ``seat`` may know; see :func:`bummerl.view.table_view`."""
+        from bummerl.view import table_view
 
         return table_view(self, seat)
 
     def __repr__(self) -> str:
-        return f"Table.from_position({self.position()!r})"
+        return f"Game.from_position({self.position()!r})"
 
 
 def _fmt_opt(value: object) -> str:

@@ -1,0 +1,764 @@
+"""The engine of the two-player games: the talon, exchanging, Zudrehen, two seats.
+
+>>> game = TwoPlayerGame.deal("schnapsen", seed=7)
+>>> game.to_move, len(game.hands[0]), game.talon_size
+(0, 5, 9)
+>>> while not game.is_over:
+...     events = game.apply(game.legal_actions()[0])
+>>> game.result.winner in (0, 1), type(events[-1]).__name__
+(True, 'GameEnd')
+>>> TwoPlayerGame.deal("schnapsen", seed=7).hands == TwoPlayerGame.deal("schnapsen", seed=7).hands
+True
+
+:class:`TwoPlayerGame` is the :class:`~bummerl.game.Game` of Schnapsen (weich,
+scharf), Sechsundsechzig and Schnorps; the interface, the factories and the
+named triples common to every variant are :class:`~bummerl.game.Game`'s.
+
+Players are seats ``0`` and ``1``; ``dealer`` deals, the other seat is Vorhand
+and leads first (seeds/000: "Vorhand spielt zum ersten Stich aus").  Every
+action comes as a triple in the manner of PokerKit — ``can_play(card)`` (a
+bool), ``verify_play(card)`` (raises :class:`IllegalActionError` naming the
+rule) and ``play(card)`` (does it) — and generically as
+``can_apply/verify/apply(action)``; ``refusal(action)`` returns the rule and
+the reason instead of raising, and ``apply`` returns the :mod:`~bummerl.events`
+the action caused.  A refused action leaves the game exactly as it
+was.  Each rule is one function (:func:`exchange_refusal`, :func:`close_refusal`,
+:func:`marriage_refusal`, :func:`marriage_card_refusal`, :func:`declare_refusal`;
+the follow rules are :mod:`bummerl.tricks`'): it answers both "is it legal", for
+:meth:`TwoPlayerGame.legal_actions` and views, and "why not", for the errors.
+
+The engine does no I/O, keeps no global state and uses no randomness it was not
+given: :meth:`~bummerl.game.Game.deal` shuffles with the seeded generator of
+:mod:`bummerl.rng`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from bummerl.actions import _DECLARE_MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, MARRIAGE_BY_CARD, Action, ActionKind
+from bummerl.cards import CARDS, Card, Rank, Suit, card_order, deck, marriage_value
+from bummerl.errors import BummerlError, IllegalActionError, Refusal, Rule
+from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
+from bummerl.events import Trick as TrickEvent
+from bummerl.game import Game
+from bummerl.tricks import FollowRules, follow_refusal, legal_follows
+from bummerl.variants.two_player import GameResult, TwoPlayerVariant
+
+if TYPE_CHECKING:
+    from bummerl.view import PlayerView
+
+__all__ = [
+    "Trick",
+    "TwoPlayerGame",
+    "close_refusal",
+    "declare_refusal",
+    "exchange_refusal",
+    "follow_actions",
+    "lead_actions",
+    "lead_refusal",
+    "marriage_card_refusal",
+    "marriage_refusal",
+]
+
+_KING, _OBER = Rank.KING, Rank.OBER
+_PLAY_KIND = ActionKind.PLAY
+_STRICT = FollowRules.STRICT
+#: The special actions of the player on lead (the rest of the kinds belong to the table games).
+_LEAD_KINDS = frozenset({ActionKind.MARRIAGE, ActionKind.EXCHANGE, ActionKind.CLOSE, ActionKind.DECLARE})
+#: For each ``Card.index``, the Ober of a King's suit (``None`` for other cards):
+#: finds marriages in one pass over the hand.
+_OBER_OF_KING: tuple[Card | None, ...] = tuple(Card(c.suit, _OBER) if c.rank == _KING else None for c in CARDS)
+_GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
+#: The events that need no new object, by seat and card index: made once (see :meth:`TwoPlayerGame._play`).
+_PLAY_EVENTS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in CARDS) for seat in (0, 1))
+_DRAW_EVENTS: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(seat, c) for c in CARDS) for seat in (0, 1))
+_CLOSE_EVENTS: tuple[Close, ...] = (Close(0), Close(1))
+
+
+class Trick(tuple[int, Card, Card, int]):
+    """A completed trick: ``(leader, lead_card, follow_card, winner)``."""
+
+    __slots__ = ()
+
+    @property
+    def leader(self) -> int:
+        return self[0]
+
+    @property
+    def lead(self) -> Card:
+        return self[1]
+
+    @property
+    def follow(self) -> Card:
+        return self[2]
+
+    @property
+    def winner(self) -> int:
+        return self[3]
+
+    def cards_of(self, player: int) -> Card:
+        """The card ``player`` put into this trick."""
+        return self[1] if player == self[0] else self[2]
+
+
+# ------------------------------------------------------------------ the rules
+# One function per special action of the player on lead states its rule once:
+# it returns ``None`` when the action is legal, else the Rule it breaks and why.
+# lead_actions() offers a candidate action exactly when its function returns
+# None, and Game.refusal() (behind verify/apply) returns what it returns.  The
+# order of the checks inside a function decides which reason an action that
+# breaks several conditions is given.  The arguments are the lead state that a
+# game and a player's view share (see lead_actions).
+
+
+def exchange_refusal(
+    v: TwoPlayerVariant,
+    hand: Collection[Card],
+    trump: Suit,
+    face_down: int,
+    closed: bool,
+    first_lead_done: bool,
+    has_trick: bool,
+) -> Refusal | None:
+    """Austauschen (seeds/000: "Das Austauschen der Atout-Karte"): the lowest trump
+    for the face-up trump card while the talon is open, within the variant's limits
+    (scharf: not before Vorhand's first lead nor with one face-down card left;
+    Schnorps: only after a trick)."""
+    if not v.trump_exchange:
+        return Rule.NOT_AVAILABLE, f"{v.title} is played without trump exchange"
+    if face_down == 0 or closed:
+        return _TALON_NOT_OPEN
+    low = CARDS[trump * 8 + v.exchange_rank]
+    if low not in hand:
+        return _NO_EXCHANGE_CARD[low.index]
+    if not first_lead_done and not v.exchange_before_first_lead:
+        return Rule.EXCHANGE, f"{v.title}: no exchange before Vorhand's first lead"
+    if face_down < 2 and not v.exchange_with_one_face_down:
+        return Rule.EXCHANGE, f"{v.title}: no exchange with one face-down card left"
+    if not has_trick and v.exchange_needs_trick:
+        return Rule.EXCHANGE, f"{v.title}: exchanging needs a trick won first"
+    return None
+
+
+def close_refusal(v: TwoPlayerVariant, face_down: int, closed: bool, has_trick: bool) -> Refusal | None:
+    """Zudrehen (RULES.md): at least two face-down cards above the trump card;
+    Schnorps's Decken only "nach einem gemachten Stiche" (seeds/001)."""
+    if closed:
+        return _ALREADY_CLOSED
+    if face_down < 2:
+        return _TOO_FEW_TO_CLOSE[face_down]
+    if not has_trick and v.close_needs_trick:
+        return Rule.CLOSE, f"{v.title}: closing (Decken) needs a trick won first"
+    return None
+
+
+def marriage_refusal(
+    v: TwoPlayerVariant, hand: Collection[Card], suit: Suit, face_down: int, has_trick: bool
+) -> Refusal | None:
+    """Ansage: showing King and Ober of ``suit`` (seeds/000: "Besitzt ein Spieler
+    König und Dame bzw. König und Ober von einer Farbe, so kann er dies, wenn er am
+    Ausspiel ist, ansagen"); after the talon is exhausted only where the variant
+    allows (Schnorps: "so lange der Talon noch nicht erschöpft ist" — covering does
+    not exhaust it), before a trick won only where it allows (weich)."""
+    if not v.marriages:
+        return Rule.NOT_AVAILABLE, f"{v.title} is played without marriages"
+    if CARDS[suit * 8 + _KING] not in hand or CARDS[suit * 8 + _OBER] not in hand:
+        return Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober in hand"
+    if face_down == 0 and not v.marriage_after_talon:
+        return Rule.MARRIAGE, f"{v.title}: no marriages once the talon is exhausted"
+    if not has_trick and not v.marriage_before_trick:
+        return Rule.MARRIAGE, f"{v.title}: a marriage needs a trick won first"
+    return None
+
+
+def marriage_card_refusal(v: TwoPlayerVariant, card: Card) -> Refusal | None:
+    """Which card of a marriage may be led: either, but scharf "Wer eine Ansage
+    macht, muss zum nächsten Stich den König ausspielen" (seeds/000)."""
+    if v.marriage_king_only and card.rank != _KING:
+        return Rule.MARRIAGE, f"{v.title}: the King must be led with a marriage"
+    return None
+
+
+def declare_refusal(v: TwoPlayerVariant, has_trick: bool) -> Refusal | None:
+    """Ausmelden (seeds/000: "Hat ein Spieler nach Gewinn eines Stichs oder einer
+    Ansage 66 ... erreicht"): explicit unless ``auto_declare``, and only with a trick
+    won; with a marriage, :func:`marriage_refusal` applies first."""
+    if v.auto_declare:
+        return _AUTO_DECLARE
+    if not has_trick:
+        return _DECLARE_NEEDS_TRICK
+    return None
+
+
+# The refusals that the generator meets on most leads are built once, not on
+# every call: the talon closed or exhausted, no exchange card, no trick yet.
+_TALON_NOT_OPEN: Refusal = (Rule.EXCHANGE, "the talon is closed or exhausted")
+#: Indexed by the exchange card's ``Card.index``.
+_NO_EXCHANGE_CARD: tuple[Refusal, ...] = tuple(
+    (Rule.EXCHANGE, f"exchanging needs the trump {c.code} in hand") for c in CARDS
+)
+_ALREADY_CLOSED: Refusal = (Rule.CLOSE, "the talon is already closed")
+#: Indexed by the number of face-down cards (0 or 1).
+_TOO_FEW_TO_CLOSE: tuple[Refusal, ...] = tuple(
+    (Rule.CLOSE, f"only {n} face-down card(s) left; closing needs two above the trump card") for n in (0, 1)
+)
+_AUTO_DECLARE: Refusal = (Rule.DECLARE, "with auto_declare, 66 ends the game by itself")
+_DECLARE_NEEDS_TRICK: Refusal = (Rule.DECLARE, "going out needs a trick won (or a marriage after one)")
+
+
+def lead_refusal(
+    action: Action,
+    variant: TwoPlayerVariant,
+    hand: Collection[Card],
+    trump: Suit,
+    face_down: int,
+    closed: bool,
+    first_lead_done: bool,
+    has_trick: bool,
+) -> Refusal | None:
+    """Why the player on lead may not take the special (non-play) ``action``, or ``None``.
+
+    Dispatches to the rule functions above; the arguments are those of
+    :func:`lead_actions`.
+    """
+    kind = action.kind
+    v = variant
+    if kind is ActionKind.EXCHANGE:
+        return exchange_refusal(v, hand, trump, face_down, closed, first_lead_done, has_trick)
+    if kind is ActionKind.CLOSE:
+        return close_refusal(v, face_down, closed, has_trick)
+    if kind is ActionKind.MARRIAGE:
+        card = action.card
+        assert card is not None
+        return marriage_refusal(v, hand, card.suit, face_down, has_trick) or marriage_card_refusal(v, card)
+    if kind is ActionKind.DECLARE:
+        if action.suit is not None:
+            why = marriage_refusal(v, hand, action.suit, face_down, has_trick)
+            if why is not None:
+                return why
+        return declare_refusal(v, has_trick)
+    return Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
+
+
+def lead_actions(
+    variant: TwoPlayerVariant,
+    hand: Sequence[Card],
+    trump: Suit,
+    face_down: int,
+    closed: bool,
+    first_lead_done: bool,
+    has_trick: bool,
+) -> list[Action]:
+    """Legal actions of the player on lead; shared by :class:`Game` and views.
+
+    ``face_down`` counts the face-down talon cards (the face-up trump card not
+    included); the talon is open while it is positive and nobody closed it.
+    Every card in hand may be led; each candidate special action is offered when
+    its rule function returns ``None``: the exchange, closing, each marriage the
+    hand holds (led with the King, with the Ober, or declared at once) and
+    declaring.
+    """
+    v = variant
+    actions = [_PLAY[c.index] for c in hand]
+    # A set: testing a list of Cards for a card it lacks compares through Card's
+    # Python-level comparison slots, several times slower than building the set.
+    held = set(hand)
+    if exchange_refusal(v, held, trump, face_down, closed, first_lead_done, has_trick) is None:
+        actions.append(EXCHANGE)
+    if close_refusal(v, face_down, closed, has_trick) is None:
+        actions.append(CLOSE)
+    declare = declare_refusal(v, has_trick) is None
+    for k in hand:
+        ober = _OBER_OF_KING[k.index]
+        if ober is not None and ober in held and marriage_refusal(v, held, k.suit, face_down, has_trick) is None:
+            actions.append(MARRIAGE_BY_CARD[k.index])
+            if marriage_card_refusal(v, ober) is None:
+                actions.append(MARRIAGE_BY_CARD[ober.index])
+            if declare:
+                actions.append(_DECLARE_MARRIAGE[k.suit])
+    if declare:
+        actions.append(DECLARE)
+    return actions
+
+
+def follow_actions(hand: Sequence[Card], lead: Card, trump: Suit, strict: bool) -> list[Action]:
+    """Legal actions of the second player to a trick."""
+    if not strict:
+        return [_PLAY[c.index] for c in hand]
+    return [_PLAY[c.index] for c in legal_follows(hand, (lead,), trump, _STRICT)]
+
+
+class TwoPlayerGame(Game):
+    """A two-player game from the deal to its result.
+
+    Build one with :meth:`~bummerl.game.Game.deal` (a seed) or
+    :meth:`~bummerl.game.Game.from_deck` (an explicit pack order, e.g. from a
+    record).  Read the state through the attributes; change it only through actions.
+    """
+
+    __slots__ = (
+        "_legal",
+        "actions",
+        "closed_at_trick",
+        "closed_by",
+        "closed_opponent_augen",
+        "closed_opponent_had_trick",
+        "dealer",
+        "deck",
+        "first_lead_done",
+        "hands",
+        "known",
+        "lead",
+        "leader",
+        "marriage_augen",
+        "marriages",
+        "result",
+        "talon",
+        "to_move",
+        "trick_augen",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "trump_card",
+        "variant",
+        "won_cards",
+    )
+
+    variant: TwoPlayerVariant
+    #: The pack order of the deal (top card first): the chance player's action.
+    deck: tuple[Card, ...]
+    dealer: int
+    #: Both hands, in the order the cards were received.
+    hands: list[list[Card]]
+    #: The face-down talon; the next card to draw is the *last* element.
+    talon: list[Card]
+    trump: Suit
+    #: The face-up trump card under the talon (changes on exchange); ``None`` once
+    #: drawn.  After closing it stays here, turned face down, known to both.
+    trump_card: Card | None
+    closed_by: int | None
+    closed_opponent_augen: int
+    closed_opponent_had_trick: bool
+    #: How many tricks were complete when the talon was closed (``None`` if open).
+    closed_at_trick: int | None
+    to_move: int
+    leader: int
+    #: The card led to the current trick, if any.
+    lead: Card | None
+    trick_augen: list[int]
+    marriage_augen: list[int]
+    tricks_won: list[int]
+    won_cards: list[list[Card]]
+    tricks: list[Trick]
+    #: Announced marriages in order: ``(player, suit)``.
+    marriages: list[tuple[int, Suit]]
+    #: Cards in each hand that the *other* player knows (shown marriage partners,
+    #: trump cards taken by exchange or as the last card of the talon).
+    known: list[set[Card]]
+    #: Every action so far, in order (the deal is :attr:`deck`).
+    actions: list[Action]
+    result: GameResult | None
+    first_lead_done: bool
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, variant: TwoPlayerVariant, deck_order: Iterable[Card], dealer: int = 1) -> None:
+        v = variant
+        order = tuple(deck_order)
+        _check_deck(v, order)
+        # bool is an int: without the check a dealer ``True`` would be written as "True" in records.
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        self.variant = v
+        self.deck = order
+        self.dealer = dealer
+        vorhand = 1 - dealer
+        hands: list[list[Card]] = [[], []]
+        pos = 0
+        trump_card = order[0]
+        for who, count in v.deal:
+            if who == "t":
+                trump_card = order[pos]
+            else:
+                hands[vorhand if who == "v" else dealer].extend(order[pos : pos + count])
+            pos += count
+        self.hands = hands
+        self.talon = list(reversed(order[pos:]))
+        self.trump = trump_card.suit
+        self.trump_card = trump_card
+        self.closed_by = None
+        self.closed_opponent_augen = 0
+        self.closed_opponent_had_trick = False
+        self.closed_at_trick = None
+        self.to_move = vorhand
+        self.leader = vorhand
+        self.lead = None
+        self.trick_augen = [0, 0]
+        self.marriage_augen = [0, 0]
+        self.tricks_won = [0, 0]
+        self.won_cards = [[], []]
+        self.tricks = []
+        self.marriages = []
+        self.known = [set(), set()]
+        self.actions = []
+        self.result = None
+        self.first_lead_done = False
+        self._legal: list[Action] | None = None
+
+    def position(self) -> str:
+        """The one-line position (see :mod:`bummerl.position`)."""
+        from bummerl.position import position_of
+
+        return position_of(self)
+
+    def copy(self) -> TwoPlayerGame:
+        """An independent copy (for search)."""
+        g = object.__new__(TwoPlayerGame)
+        g.variant = self.variant
+        g.deck = self.deck
+        g.dealer = self.dealer
+        g.hands = [self.hands[0][:], self.hands[1][:]]
+        g.talon = self.talon[:]
+        g.trump = self.trump
+        g.trump_card = self.trump_card
+        g.closed_by = self.closed_by
+        g.closed_opponent_augen = self.closed_opponent_augen
+        g.closed_opponent_had_trick = self.closed_opponent_had_trick
+        g.closed_at_trick = self.closed_at_trick
+        g.to_move = self.to_move
+        g.leader = self.leader
+        g.lead = self.lead
+        g.trick_augen = self.trick_augen[:]
+        g.marriage_augen = self.marriage_augen[:]
+        g.tricks_won = self.tricks_won[:]
+        g.won_cards = [self.won_cards[0][:], self.won_cards[1][:]]
+        g.tricks = self.tricks[:]
+        g.marriages = self.marriages[:]
+        g.known = [set(self.known[0]), set(self.known[1])]
+        g.actions = self.actions[:]
+        g.result = self.result
+        g.first_lead_done = self.first_lead_done
+        g._legal = self._legal
+        return g
+
+    # ------------------------------------------------------------ properties
+    @property
+    def vorhand(self) -> int:
+        """The seat that led first."""
+        return 1 - self.dealer
+
+    @property
+    def talon_size(self) -> int:
+        """Face-down talon cards (the face-up trump card not counted)."""
+        return len(self.talon)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_by is not None
+
+    @property
+    def strict(self) -> bool:
+        """Whether Farbzwang and Stichzwang apply (talon closed or exhausted)."""
+        return self.closed_by is not None or not self.talon
+
+    def augen(self, player: int) -> int:
+        """Counted Augen: tricks plus marriages, these only once a trick is won."""
+        if self.tricks_won[player]:
+            return self.trick_augen[player] + self.marriage_augen[player]
+        return self.trick_augen[player]
+
+    # ------------------------------------------------------------ generation
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of :attr:`to_move` (empty once the game is over).
+
+        The list is the caller's own: changing it does not touch the game.
+        """
+        legal = self._legal
+        if legal is None:
+            if self.result is not None:
+                legal = []
+            else:
+                p = self.to_move
+                lead = self.lead
+                if lead is None:
+                    legal = lead_actions(
+                        self.variant,
+                        self.hands[p],
+                        self.trump,
+                        len(self.talon),
+                        self.closed_by is not None,
+                        self.first_lead_done,
+                        self.tricks_won[p] > 0,
+                    )
+                else:
+                    # ``self.strict`` inlined: this runs for every action.
+                    strict = self.closed_by is not None or not self.talon
+                    legal = follow_actions(self.hands[p], lead, self.trump, strict)
+            self._legal = legal
+        # A copy: the cache must survive callers that pop from or sort the list.
+        return legal[:]
+
+    # ---------------------------------------------------------- generic triple
+    def can_apply(self, action: Action | str) -> bool:
+        """Whether ``action`` is legal now."""
+        return (Action.parse(action) if isinstance(action, str) else action) in self.legal_actions()
+
+    def verify(self, action: Action | str) -> None:
+        """Raise :class:`IllegalActionError` naming the broken rule, unless legal."""
+        action = Action.parse(action) if isinstance(action, str) else action
+        if action not in self.legal_actions():
+            raise self._refuse(action)
+
+    def refusal(self, action: Action | str) -> Refusal | None:
+        """The rule ``action`` breaks now and why, or ``None`` if it is legal.
+
+        Asks the same rule functions that generate :meth:`legal_actions`
+        (:func:`exchange_refusal`, :func:`close_refusal`, :func:`marriage_refusal`,
+        :func:`marriage_card_refusal`, :func:`declare_refusal`, and
+        :func:`bummerl.tricks.follow_refusal` for a card that follows).
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.result is not None:
+            return _GAME_OVER
+        p = self.to_move
+        hand = self.hands[p]
+        kind = action.kind
+        if kind is _PLAY_KIND:
+            card = action.card
+            assert card is not None
+            if card not in hand:
+                return Rule.NOT_IN_HAND, f"player {p} does not hold {card.code}"
+            lead = self.lead
+            if lead is None:
+                return None
+            rules = FollowRules.STRICT if self.strict else FollowRules.FREE
+            return follow_refusal(card, hand, (lead,), self.trump, rules)
+        if kind not in _LEAD_KINDS:
+            return Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
+        if self.lead is not None:
+            return Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick"
+        return lead_refusal(
+            action,
+            self.variant,
+            hand,
+            self.trump,
+            len(self.talon),
+            self.closed_by is not None,
+            self.first_lead_done,
+            self.tricks_won[p] > 0,
+        )
+
+    def apply(self, action: Action | str) -> tuple[Event, ...]:
+        """Do ``action`` (an :class:`Action` or its token) and return what happened, or raise without change."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        try:
+            kind = action.kind
+        except AttributeError:
+            raise BummerlError(f"not an action: {action!r} (use an Action or its token)") from None
+        p = self.to_move
+        legal = self._legal
+        if legal is not None:
+            ok = action in legal
+        elif kind is _PLAY_KIND and self.result is None and (self.lead is None or not self.strict):
+            # Leading, or following to an open talon, any card in hand may be
+            # played: no need to generate the whole list (replays, bots on views).
+            ok = action.card in self.hands[p]
+        else:
+            ok = action in self.legal_actions()
+        if not ok:
+            raise self._refuse(action)
+        self._legal = None
+        self.actions.append(action)
+        if kind is _PLAY_KIND:
+            return self._play(p, action.card)  # type: ignore[arg-type]
+        if kind is ActionKind.MARRIAGE:
+            card: Card = action.card  # type: ignore[assignment]
+            shown = self._announce(p, card.suit)
+            if self.variant.auto_declare and self.tricks_won[p] and self.augen(p) >= 66:
+                # The marriage brought 66: the game ends before the card is led.
+                return (shown, Declare(p), self._finish_declaration(p))
+            return (shown, *self._play(p, card))
+        if kind is ActionKind.EXCHANGE:
+            return (self._exchange(p),)
+        if kind is ActionKind.CLOSE:
+            self._close(p)
+            return (_CLOSE_EVENTS[p],)
+        if action.suit is not None:
+            return (self._announce(p, action.suit), Declare(p, action.suit), self._finish_declaration(p))
+        return (Declare(p), self._finish_declaration(p))
+
+    # -------------------------------------------- named triples of the talon
+    def can_exchange_trump(self) -> bool:
+        return self.can_apply(EXCHANGE)
+
+    def verify_exchange_trump(self) -> None:
+        self.verify(EXCHANGE)
+
+    def exchange_trump(self) -> tuple[Event, ...]:
+        """Swap the lowest trump in hand for the face-up trump card (Austauschen)."""
+        return self.apply(EXCHANGE)
+
+    def can_close_talon(self) -> bool:
+        return self.can_apply(CLOSE)
+
+    def verify_close_talon(self) -> None:
+        self.verify(CLOSE)
+
+    def close_talon(self) -> tuple[Event, ...]:
+        """Close the talon (Zudrehen, Schnorps: Decken)."""
+        return self.apply(CLOSE)
+
+    # -------------------------------------------------------------- doing it
+    def _play(self, p: int, card: Card) -> tuple[Event, ...]:
+        # The engine's innermost step: state is read into locals once, and the events
+        # that need no new object (a card played, a card drawn) are interned.
+        hands = self.hands
+        hands[p].remove(card)
+        known = self.known[p]
+        if known:
+            known.discard(card)
+        lead = self.lead
+        played = _PLAY_EVENTS[p][card.index]
+        if lead is None:
+            self.lead = card
+            self.leader = p
+            self.to_move = 1 - p
+            self.first_lead_done = True
+            return (played,)
+        leader = self.leader
+        suit = card.suit
+        if suit == lead.suit:
+            winner = p if card.rank > lead.rank else leader
+        else:
+            winner = p if suit == self.trump else leader
+        augen = lead.augen + card.augen
+        self.trick_augen[winner] += augen
+        self.tricks_won[winner] += 1
+        won = self.won_cards[winner]
+        won.append(lead)
+        won.append(card)
+        self.tricks.append(Trick((leader, lead, card, winner)))
+        self.lead = None
+        self.to_move = self.leader = winner
+        events: tuple[Event, ...] = (played, TrickEvent(leader, ((leader, lead), (p, card)), winner, augen))
+        talon = self.talon
+        winner_hand = hands[winner]
+        if talon and self.closed_by is None:
+            # seeds/000: "Der Spieler, der den Stich gewonnen hat, nimmt die oberste
+            # Karte des Talons, sein Gegner die folgende"; the face-up trump card
+            # is the last card and goes to the loser.
+            drawn = talon.pop()
+            winner_hand.append(drawn)
+            loser = 1 - winner
+            if talon:
+                second = talon.pop()
+                hands[loser].append(second)
+                events += (_DRAW_EVENTS[winner][drawn.index], _DRAW_EVENTS[loser][second.index])
+            else:
+                tc = self.trump_card
+                assert tc is not None
+                hands[loser].append(tc)
+                self.known[loser].add(tc)
+                self.trump_card = None
+                events += (_DRAW_EVENTS[winner][drawn.index], Draw(loser, tc, face_up=True))
+        v = self.variant
+        if not winner_hand:
+            if v.last_trick_bonus and self.closed_by is None:
+                self.trick_augen[winner] += v.last_trick_bonus
+            result = self.result = v.score_end_of_cards(self, winner)
+            return (*events, GameEnd(result))
+        if v.auto_declare and self.augen(winner) >= 66:
+            return (*events, Declare(winner), self._finish_declaration(winner))
+        return events
+
+    def _announce(self, p: int, suit: Suit) -> Marriage:
+        value = marriage_value(suit, self.trump)
+        self.marriage_augen[p] += value
+        self.marriages.append((p, suit))
+        self.known[p].add(CARDS[suit * 8 + _KING])
+        self.known[p].add(CARDS[suit * 8 + _OBER])
+        return Marriage(p, suit, value)
+
+    def _exchange(self, p: int) -> Exchange:
+        low = Card(self.trump, self.variant.exchange_rank)
+        face_up = self.trump_card
+        assert face_up is not None
+        hand = self.hands[p]
+        hand[hand.index(low)] = face_up
+        self.known[p].add(face_up)
+        self.trump_card = low
+        return Exchange(p, face_up, low)
+
+    def _close(self, p: int) -> None:
+        opp = 1 - p
+        self.closed_by = p
+        self.closed_opponent_augen = self.augen(opp)
+        self.closed_opponent_had_trick = self.tricks_won[opp] > 0
+        self.closed_at_trick = len(self.tricks)
+
+    def _finish_declaration(self, p: int) -> GameEnd:
+        result = self.result = self.variant.score_declaration(self, p)
+        return GameEnd(result)
+
+    # --------------------------------------------------------------- errors
+    def _refuse(self, action: Action) -> IllegalActionError:
+        """The error for an action that is not among the legal actions."""
+        why = self.refusal(action)
+        if why is None:  # pragma: no cover - the same rule functions generate legal_actions()
+            why = Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
+        return IllegalActionError(*why)
+
+    # ------------------------------------------------------------------ misc
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know; see :func:`bummerl.view.player_view`."""
+        return _player_view()(self, player)
+
+    def __repr__(self) -> str:
+        if self.result is not None:
+            return f"<TwoPlayerGame {self.variant.name} over: {self.result}>"
+        return f"Game.from_position({self.position()!r})"
+
+
+def _player_view() -> Callable[[TwoPlayerGame, int], PlayerView]:
+    """:func:`bummerl.view.player_view`, imported once (the view module imports this one)."""
+    global _VIEW
+    if _VIEW is None:
+        from bummerl.view import player_view
+
+        _VIEW = player_view
+    return _VIEW
+
+
+_VIEW: Callable[[TwoPlayerGame, int], PlayerView] | None = None
+
+
+def _pack(size: int) -> tuple[tuple[Card, ...], frozenset[Card]]:
+    """The pack of ``size`` cards in order and as a set, built once per size
+    (every deal needs both; :func:`~bummerl.cards.deck` rejects other sizes)."""
+    pack = _PACKS.get(size)
+    if pack is None:
+        cards = deck(size)
+        pack = _PACKS[size] = (cards, frozenset(cards))
+    return pack
+
+
+_PACKS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
+
+
+def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
+    expected = _pack(v.deck_size)[1]
+    if len(order) != len(expected) or expected != set(order):
+        strangers = [x for x in order if not isinstance(x, Card)]
+        if strangers:
+            raise ValueError(f"a pack order is a sequence of Cards, not {strangers[0]!r} (Card.parse() reads codes)")
+        missing = sorted(expected - set(order), key=card_order)
+        extra = [c for c in order if c not in expected]
+        raise ValueError(
+            f"{v.title} needs the {len(expected)}-card pack, each card once"
+            + (f"; missing {' '.join(c.code for c in missing)}" if missing else "")
+            + (f"; not in this pack: {' '.join(c.code for c in extra)}" if extra else "")
+            + (f"; got {len(order)} cards" if len(order) != len(expected) else "")
+        )
