@@ -15,13 +15,19 @@ For every two-player variant it measures, on one pinned core:
 * **legal/s** — legal-action generations per second over positions taken from
   random games (the cache of :meth:`Game.legal_actions` cleared before each);
 * **applied/s** — actions applied per second when recorded random games are
-  replayed from their deals (each action still validated; no choosing).
+  replayed from their deals (each action still validated; no choosing);
+* **selfplay** — games per second of ``bummerl selfplay --bots random,random``
+  (:func:`bummerl.arena.selfplay`): the bot-facing path, where each bot is made
+  from the registry with its own derived seed and chooses from the
+  :class:`~bummerl.view.PlayerView` built for it at every decision.
 
 The baseline is the VU Amsterdam course platform's engine, PyPI
 ``schnapsen==0.0.5`` (``pip install 'bummerl[bench]'``), with its own
 ``RandBot`` playing ``SchnapsenGamePlayEngine`` games, its
 ``valid_moves()`` generation and a replay through ``play_game_from_state``.
-Its Schnapsen has no closing and no declaring: 66 ends a game by itself.
+Its selfplay cell is its own bot-facing path: ``play_game`` with two plain
+``RandBot``, each choosing from the ``PlayerPerspective`` made for it at every
+move.  Its Schnapsen has no closing and no declaring: 66 ends a game by itself.
 
 Every cell is warmed up, then timed ``--repeat`` times, interleaved with the
 other cells so that a noisy neighbour hurts all alike; the median is reported.
@@ -31,6 +37,8 @@ other cells so that a noisy neighbour hurts all alike; the median is reported.
 True
 >>> rates.play_only.actions_per_game  # every card is played: 2 x 10
 20.0
+>>> rates.selfplay.per_second > 0
+True
 
 This script lies outside the package (the engine never imports it); it needs
 the package installed (``pip install -e .``).
@@ -54,6 +62,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bummerl.actions import Action, ActionKind
+from bummerl.arena import selfplay
 from bummerl.commands import parse_option
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
@@ -70,6 +79,7 @@ __all__ = [
     "main",
     "measure",
     "measure_bummerl",
+    "ratios",
     "run",
 ]
 
@@ -87,6 +97,8 @@ _PLAY = ActionKind.PLAY
 _BATCH = 25
 #: Games whose positions and actions feed the legal/s and applied/s cells.
 _SAMPLE_GAMES = 200
+#: Cells per engine and variant: random, play-only, legal/s, applied/s, selfplay.
+_CELLS = 5
 
 
 @dataclasses.dataclass
@@ -105,7 +117,7 @@ class Rate:
 
 @dataclasses.dataclass
 class EngineRates:
-    """The four cells of one engine and variant."""
+    """The five cells of one engine and variant."""
 
     engine: str
     variant: str
@@ -113,6 +125,8 @@ class EngineRates:
     play_only: Rate
     legal: Rate
     applied: Rate
+    #: Games per second on the bot-facing path (``bummerl selfplay --bots random,random``).
+    selfplay: Rate
 
 
 # ---------------------------------------------------------------- timing core
@@ -128,7 +142,7 @@ class Cell:
 
 @dataclasses.dataclass
 class Group:
-    """The four cells of one engine and variant: random, play-only, legal/s, applied/s."""
+    """The five cells of one engine and variant: random, play-only, legal/s, applied/s, selfplay."""
 
     engine: str
     variant: str
@@ -188,8 +202,8 @@ def measure(groups: Sequence[Group], seconds: float = 0.5, repeat: int = 5) -> l
     ]
     results = []
     for i, group in enumerate(groups):
-        rnd, play, legal, applied = rates[4 * i : 4 * i + 4]
-        results.append(EngineRates(group.engine, group.variant, rnd, play, legal, applied))
+        rnd, play, legal, applied, bots = rates[_CELLS * i : _CELLS * i + _CELLS]
+        results.append(EngineRates(group.engine, group.variant, rnd, play, legal, applied, bots))
     return results
 
 
@@ -264,6 +278,17 @@ def _bummerl_apply(replays: list[tuple[Game, list[Action]]], clock: Clock) -> St
     return step
 
 
+def _bummerl_selfplay(variant: TwoPlayerVariant, clock: Clock) -> Step:
+    """``bummerl selfplay --bots random,random`` without its printing: the run's seed is ``first``."""
+
+    def step(first: int, count: int) -> tuple[int, int, float]:
+        start = clock()
+        selfplay(variant, ["random", "random"], count, first)
+        return count, 0, clock() - start
+
+    return step
+
+
 def bummerl_group(variant: TwoPlayerVariant, games: int | None = None, clock: Clock = time.process_time) -> Group:
     """The cells of Bummerl's engine on ``variant`` (see the module docstring)."""
     sample = min(games or _SAMPLE_GAMES, _SAMPLE_GAMES)
@@ -274,6 +299,7 @@ def bummerl_group(variant: TwoPlayerVariant, games: int | None = None, clock: Cl
         Cell(_bummerl_games(variant, True, clock), games),
         Cell(_bummerl_legal(positions, clock), passes, 1),
         Cell(_bummerl_apply(replays, clock), passes, 1),
+        Cell(_bummerl_selfplay(variant, clock), games),
     ]
     return Group("bummerl", _label(variant), cells)
 
@@ -355,6 +381,16 @@ def baseline_group(games: int | None = None, clock: Clock = time.process_time) -
 
         return step
 
+    rand_bot = base.rand_bot
+
+    def selfplay_step(first: int, count: int) -> tuple[int, int, float]:
+        # Its bot-facing path as a user of that engine runs it: plain RandBots, nothing counted.
+        rng = random.Random(first)
+        start = clock()
+        for _ in range(count):
+            engine.play_game(rand_bot(rng), rand_bot(rng), rng)
+        return count, 0, clock() - start
+
     # One sample of random games: the positions each bot saw, the moves, and
     # the generator state before each deal, to replay the deal exactly.
     rng = random.Random(0)
@@ -375,7 +411,6 @@ def baseline_group(games: int | None = None, clock: Clock = time.process_time) -
         return count * len(perspectives), count * len(perspectives), clock() - start
 
     g = base.game
-    rand_bot = base.rand_bot
 
     class Replay(rand_bot):  # type: ignore[misc, valid-type]
         def __init__(self, moves: Any) -> None:
@@ -415,6 +450,7 @@ def baseline_group(games: int | None = None, clock: Clock = time.process_time) -
         Cell(games_step(play_only_bot), games),
         Cell(legal_step, passes, 1),
         Cell(apply_step, passes, 1),
+        Cell(selfplay_step, games),
     ]
     return Group(f"schnapsen {baseline_version()}", "schnapsen", cells)
 
@@ -460,7 +496,7 @@ def table(results: Sequence[EngineRates]) -> str:
     w = max([len("variant"), *(len(r.variant) for r in results)]) + 2
     head = (
         f"{'engine':<{e}}{'variant':<{w}}{'random g/s':>11}{'act/game':>9}{'act/s':>10}"
-        f"{'play-only g/s':>14}{'act/game':>9}{'legal/s':>11}{'applied/s':>11}"
+        f"{'play-only g/s':>14}{'act/game':>9}{'legal/s':>11}{'applied/s':>11}{'selfplay g/s':>13}"
     )
     lines = [head, "-" * len(head)]
     for r in results:
@@ -468,8 +504,17 @@ def table(results: Sequence[EngineRates]) -> str:
             f"{r.engine:<{e}}{r.variant:<{w}}{_fmt(r.random.per_second):>11}{r.random.actions_per_game:>9.1f}"
             f"{_fmt(r.random.actions_per_second):>10}{_fmt(r.play_only.per_second):>14}"
             f"{r.play_only.actions_per_game:>9.1f}{_fmt(r.legal.per_second):>11}{_fmt(r.applied.per_second):>11}"
+            f"{_fmt(r.selfplay.per_second):>13}"
         )
     return "\n".join(lines)
+
+
+def ratios(results: Sequence[EngineRates]) -> dict[str, float]:
+    """Each Bummerl row's selfplay g/s over the baseline's, measured in the same run (empty without it)."""
+    base = [r for r in results if r.engine != "bummerl"]
+    if not base or base[0].selfplay.per_second <= 0:
+        return {}
+    return {r.variant: r.selfplay.per_second / base[0].selfplay.per_second for r in results if r.engine == "bummerl"}
 
 
 # ------------------------------------------------------------------------ CLI
@@ -480,15 +525,24 @@ def _label(variant: TwoPlayerVariant) -> str:
 
 
 def _variants(names: list[str] | None, options: list[str]) -> list[TwoPlayerVariant]:
-    """The variants named (all four by default), each with the options it has.
+    """The two-player variants named (all four by default), each with the options it has.
 
     >>> [_label(v) for v in _variants(["schnapsen,66", "scharf"], ["auto_declare=true"])]
     ['schnapsen+auto_declare', 'sechsundsechzig+auto_declare', 'schnapsen-scharf+auto_declare']
     >>> [_label(v) for v in _variants(None, [])]
     ['schnapsen', 'schnapsen-scharf', 'sechsundsechzig', 'schnorps']
+    >>> _variants(["bauernschnapsen"], [])
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.UnknownVariantError: Bauernschnapsen is a table game: bench/table_games.py measures those
     """
     chosen = [n.strip() for part in names for n in part.split(",") if n.strip()] if names else []
-    variants = [find_variant(n) for n in chosen] if chosen else list(VARIANTS)
+    found = [find_variant(n) for n in chosen] if chosen else [v for v in VARIANTS if v.players == 2]
+    variants: list[TwoPlayerVariant] = []
+    for v in found:
+        if not isinstance(v, TwoPlayerVariant):
+            raise UnknownVariantError(f"{v.title} is a table game: bench/table_games.py measures those")
+        variants.append(v)
     pairs = dict(parse_option(o) for o in options)
     for key in pairs:
         if not any(key in v.OPTIONS for v in variants):
@@ -577,7 +631,12 @@ def run(args: argparse.Namespace) -> int:
     }
     m = machine()
     if args.json:
-        report = {"machine": m, "settings": settings, "results": [dataclasses.asdict(r) for r in results]}
+        report = {
+            "machine": m,
+            "settings": settings,
+            "results": [dataclasses.asdict(r) for r in results],
+            "selfplay_ratios": ratios(results),
+        }
         print(json.dumps(report, indent=2))
         return 0
     print(f"Bummerl engine benchmark, {settings['date']}")
@@ -587,10 +646,16 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(table(results))
     print()
+    by_variant = ratios(results)
+    if by_variant:
+        shown = ", ".join(f"{name} {x:.1f}x" for name, x in by_variant.items())
+        print(f"selfplay, the bot-facing path, against the baseline's in this run: {shown}.")
     print("random: uniformly random legal actions, so random declares and closes end many games early.")
     print("play-only: random card plays only: every card is played unless auto_declare ends the game at 66")
     print("(the baseline always stops at 66 by itself: compare it with --option auto_declare=true).")
     print("legal/s: legal-action generations; applied/s: validated actions of recorded games, replayed.")
+    print("selfplay: `bummerl selfplay --bots random,random`, a view built for the bot at every decision;")
+    print("the baseline's: its play_game with two RandBots, a PlayerPerspective for the bot at every move.")
     return 0
 
 

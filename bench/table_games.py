@@ -7,7 +7,7 @@
 Three modes per variant, each a whole game from the cut to the result:
 
 * ``engine``: uniformly random legal actions taken straight from
-  ``Table.legal_actions()`` (the engine alone);
+  ``TableGame.legal_actions()`` (the engine alone);
 * ``random-bots``: the ``random`` table bot choosing from each player's view
   (views are built at every decision);
 * ``heuristic-bots``: the ``heuristic`` table bot in every seat.
@@ -30,7 +30,7 @@ import time
 
 from bummerl.bots import make_bot
 from bummerl.rng import SplitMix64
-from bummerl.table import Table
+from bummerl.table_game import TableGame
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 
@@ -38,7 +38,7 @@ VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 def engine_games(variant: str, games: int) -> None:
     for seed in range(games):
         rng = SplitMix64(seed)
-        t = Table.deal(variant, seed=seed, dealer=seed % t_players(variant))
+        t = TableGame.deal(variant, seed=seed, dealer=seed % t_players(variant))
         while t.result is None:
             actions = t.legal_actions()
             t.apply(actions[rng.below(len(actions))])
@@ -47,7 +47,7 @@ def engine_games(variant: str, games: int) -> None:
 def bot_games(variant: str, games: int, bot: str) -> None:
     n = t_players(variant)
     for seed in range(games):
-        t = Table.deal(variant, seed=seed, dealer=seed % n)
+        t = TableGame.deal(variant, seed=seed, dealer=seed % n)
         bots = [make_bot(bot, seed * 8 + s, t.variant) for s in range(n)]
         while t.result is None:
             t.apply(bots[t.to_move].choose(t.view(t.to_move)))
@@ -61,7 +61,7 @@ def duplicate_strength(variant: str, deals: int) -> tuple[float, float, float]:
         total = 0.0
         layouts = [(0, 2), (1, 3)] if n == 4 else [(0,), (1,), (2,)]
         for heuristic_seats in layouts:
-            t = Table.deal(variant, seed=seed, dealer=seed % n)
+            t = TableGame.deal(variant, seed=seed, dealer=seed % n)
             bots = [
                 make_bot("heuristic" if s in heuristic_seats else "random", seed * 8 + s, t.variant) for s in range(n)
             ]

@@ -19,16 +19,16 @@ import time
 
 from bummerl.bots import make_bot
 from bummerl.bots.table_search import TableSearchBot
-from bummerl.table import Phase, Table
-from bummerl.table.solver import PlayState, TableSolver
+from bummerl.solver.table import PlayState, TableSolver
+from bummerl.table_game import Phase, TableGame
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 
 
-def first_tricks(variant: str, deals: int) -> list[Table]:
+def first_tricks(variant: str, deals: int) -> list[TableGame]:
     tables = []
     for seed in range(deals):
-        t = Table.deal(variant, seed=seed, dealer=seed % (4 if variant == "bauernschnapsen" else 3))
+        t = TableGame.deal(variant, seed=seed, dealer=seed % (4 if variant == "bauernschnapsen" else 3))
         bots = [make_bot("heuristic", seed * 8 + s, t.variant) for s in range(4)]
         while not t.is_over and t.phase is not Phase.PLAY:
             t.apply(bots[t.to_move].choose(t.view(t.to_move)))
@@ -62,7 +62,7 @@ def bench_bot(variant: str, games: int) -> dict[str, float]:
     n = 4 if variant == "bauernschnapsen" else 3
     times: list[float] = []
     for seed in range(games):
-        t = Table.deal(variant, seed=seed, dealer=seed % n)
+        t = TableGame.deal(variant, seed=seed, dealer=seed % n)
         bots = [TableSearchBot(seed * 8 + s) for s in range(n)]
         while not t.is_over:
             view = t.view(t.to_move)

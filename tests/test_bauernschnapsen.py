@@ -12,31 +12,32 @@ from __future__ import annotations
 
 import pytest
 
+from bummerl.actions import DOUBLE_NAMES, Action
 from bummerl.cards import Card, Suit, parse_cards
 from bummerl.errors import IllegalActionError, Rule
-from bummerl.table import Phase, Table, TableAction, TableEndReason, TableMatch, TableResult
-from bummerl.table.actions import DOUBLE_NAMES
+from bummerl.match import TableMatch
+from bummerl.table_game import Phase, TableEndReason, TableGame, TableResult
 from bummerl.variants import find_table_variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN
 
 
-def knock_table(hands: list[str], dealer: int = 0, **options: object) -> Table:
+def knock_table(hands: list[str], dealer: int = 0, **options: object) -> TableGame:
     """A table whose seat ``s`` holds ``hands[s]`` after the knock."""
     v = BAUERNSCHNAPSEN.with_options(**options) if options else BAUERNSCHNAPSEN
     order: list[Card] = []
     for i in range(4):
         order += parse_cards(hands[(dealer + 1 + i) % 4])
-    t = Table(v, order, dealer)
+    t = TableGame(v, order, dealer)
     t.apply("knock")
     return t
 
 
-def run(t: Table, tokens: str) -> None:
+def run(t: TableGame, tokens: str) -> None:
     for token in tokens.split():
         t.apply(token)
 
 
-def refused(t: Table, token: str, rule: Rule) -> None:
+def refused(t: TableGame, token: str, rule: Rule) -> None:
     before = t.position()
     with pytest.raises(IllegalActionError) as info:
         t.apply(token)
@@ -52,7 +53,7 @@ BETTLER = ["Kd Qd Qc Ks Qs", "Ah Th Kh Ad Td", "Jh Qh Jd Jc Js", "Ac Tc Kc As Ts
 ALL_TRUMPS = ["Jd Qd Kd Td Ad", "Ah Th Kh Qh Jh", "Jc Qc Kc Tc Ac", "Js Qs Ks Ts As"]
 
 
-def normal(t: Table, trump: str = "h") -> None:
+def normal(t: TableGame, trump: str = "h") -> None:
     """Vorhand calls ``trump`` and bids the normal game; everyone passes, nobody doubles."""
     run(t, f"trump:{trump} bid:normal pass pass pass pass pass")
     assert t.phase is Phase.PLAY
@@ -63,16 +64,16 @@ def test_cut_or_knock_by_the_player_right_of_the_dealer() -> None:
     """seeds/004: "Der Spieler zu seiner Rechten kann entweder abheben oder nur auf den
     Kartenstapel klopfen." Right of the dealer is the seat before them clockwise."""
     for dealer in range(4):
-        t = Table.deal("bauernschnapsen", seed=1, dealer=dealer)
+        t = TableGame.deal("bauernschnapsen", seed=1, dealer=dealer)
         assert t.phase is Phase.CUT and t.to_move == (dealer + 3) % 4
-        assert t.legal_actions() == [TableAction.cut(), TableAction.knock()]
+        assert t.legal_actions() == [Action.cut(), Action.knock()]
         refused(t, "trump:h", Rule.DEAL)
 
 
 def test_cut_deals_three_then_two() -> None:
     """seeds/004: "Wenn abgehoben wurde, gibt der Geber die Karten in zwei Runden –
     zunächst bekommt jeder drei Karten und danach jeder zwei Karten." """
-    t = Table.deal("bauernschnapsen", seed=4, dealer=0)
+    t = TableGame.deal("bauernschnapsen", seed=4, dealer=0)
     t.apply("cut")
     d = t.deck
     assert t.hands[1] == [*d[0:3], *d[12:14]]  # Vorhand first in both rounds
@@ -84,7 +85,7 @@ def test_cut_deals_three_then_two() -> None:
 def test_knock_deals_five_at_once() -> None:
     """seeds/004: "Wenn geklopft wurde, gibt der Geber die Karten in einer Runde, d. h.
     jeder Spieler bekommt fünf Karten auf einmal." """
-    t = Table.deal("bauernschnapsen", seed=4, dealer=2)
+    t = TableGame.deal("bauernschnapsen", seed=4, dealer=2)
     t.apply("knock")
     d = t.deck
     assert t.hands[3] == list(d[0:5]) and t.hands[0] == list(d[5:10]) and t.hands[2] == list(d[15:20])
@@ -348,7 +349,7 @@ def test_named_doubling_triple_follows_max_doubling(max_doubling: int) -> None:
         t.verify_double()
         for beyond in range(level + 1, 4):
             with pytest.raises(IllegalActionError) as info:
-                t.verify(TableAction.double(beyond))
+                t.verify(Action.double(beyond))
             assert info.value.rule is Rule.DOUBLING
             assert info.value.detail.endswith(f"steps allowed: {', '.join(DOUBLE_NAMES[:max_doubling])})")
         t.double()
@@ -542,7 +543,7 @@ def test_declaration_points_by_the_opponents_augen() -> None:
 
     seen = set()
     for seed in range(300):
-        t = Table.deal("bauernschnapsen", seed=seed)
+        t = TableGame.deal("bauernschnapsen", seed=seed)
         rng = SplitMix64(seed)
         run(t, "cut")
         if t.is_over:
@@ -568,7 +569,7 @@ def test_declaration_points_by_the_opponents_augen() -> None:
 
 
 # ---------------------------------------------------------------- contracts
-def bettler_game(hands: list[str], **options: object) -> Table:
+def bettler_game(hands: list[str], **options: object) -> TableGame:
     t = knock_table(hands, **options)
     run(t, "trump:h bid:normal bid:bettler pass pass pass pass pass")
     assert t.contract is not None and t.contract.name == "bettler" and t.declarer == 2

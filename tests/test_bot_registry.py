@@ -27,12 +27,12 @@ from bummerl.bots import (
 )
 from bummerl.bots.heuristic import HeuristicBot
 from bummerl.bots.search import SearchBot
-from bummerl.bots.table_bots import TableHeuristicBot, TableRandomBot
+from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.bots.table_search import TableSearchBot
 from bummerl.game import Game
 from bummerl.protocol import ProcessBot
 from bummerl.rng import derive_seed
-from bummerl.table import Table
+from bummerl.table_game import TableGame
 from bummerl.variants import TABLE_VARIANTS, VARIANTS, TableVariant, TwoPlayerVariant, Variant, find_variant
 
 # VARIANTS holds the two-player variants, or all six once the variant lookup is one (issue 11).
@@ -50,7 +50,7 @@ def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def _view(variant: Variant, seed: int = 1) -> Any:
     """The view of the player to move at the start of a game of ``variant``."""
-    game: Any = Game.deal(variant, seed=seed) if variant.players == 2 else Table.deal(variant, seed=seed)
+    game: Any = Game.deal(variant, seed=seed) if variant.players == 2 else TableGame.deal(variant, seed=seed)
     return game.view(game.to_move)
 
 
@@ -96,17 +96,18 @@ def test_a_bot_that_does_not_play_the_variant_names_those_that_do(variant: Varia
 
 
 def test_random_and_heuristic_are_one_name_with_one_implementation_per_family() -> None:
-    """The variant picks the implementation; both play exactly as the implementation made directly."""
+    """The variant picks the implementation; both play exactly as the implementation made directly.
+    ``random`` needs only the view's legal actions: one class plays every variant."""
     two, dreier = find_variant("66"), TABLE_VARIANTS[1]
     assert type(make_bot("random", 1, two)) is RandomBot
-    assert type(make_bot("random", 1, dreier)) is TableRandomBot
+    assert type(make_bot("random", 1, dreier)) is RandomBot
     assert type(make_bot("heuristic", 1, two)) is HeuristicBot
     assert type(make_bot("rules", 1, dreier)) is TableHeuristicBot
     assert type(make_bot("search", 1, dreier)) is TableSearchBot
     assert type(make_bot("pimc-hard", 1, two)) is SearchBot
     for i in range(5):
         seed = derive_seed(11, i)
-        table = Table.deal(dreier, seed=seed)
+        table = TableGame.deal(dreier, seed=seed)
         by_name = [make_bot("heuristic", seed + s, dreier) for s in range(3)]
         direct = [TableHeuristicBot(seed + s) for s in range(3)]
         while not table.is_over:
@@ -152,7 +153,7 @@ def test_register_a_bot_for_some_games(registry: None) -> None:
 
     def factory(seed: int, variant: Variant) -> Bot:
         made.append((seed, variant.name))
-        return RandomBot(seed) if variant.players == 2 else TableRandomBot(seed)
+        return RandomBot(seed)
 
     register_bot("coin", factory, "test bot: a coin for three players and two", ("münze",), plays=(3, 2))
     info = bot_info("Münze")

@@ -20,12 +20,12 @@ from bummerl.bots import make_bot
 from bummerl.cards import Card, deck, sort_hand
 from bummerl.cli import main
 from bummerl.commands.play import Console, PlaySession, QuitGame, _normalize
-from bummerl.events import Bid, Contract, Double, Draw, Event, Marriage, Trick
+from bummerl.events import Bid, Close, Contract, Declare, Double, Draw, Event, Marriage, Play, Trick
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.match import Match
 from bummerl.record import GameRecord, MatchRecord, dump, iter_records, load
-from bummerl.text import marriage_word
+from bummerl.text import Narrator, Words, marriage_word
 from bummerl.variants import VARIANTS, find_variant
 from helpers import cards_in
 
@@ -465,6 +465,46 @@ def test_replay_tells_every_variant_from_its_events(
             assert any(DOUBLE_NAMES[e.level - 1].title() in line for line in lines)
     assert all(c.name("french", lang) in out for c in game.deck)
     assert "anna" in out and lines[-1].startswith(msgs("replay_result", text=""))
+
+
+def test_one_narrator_tells_the_play_and_the_replay() -> None:
+    """Issue 11 ("each thing written once"): ``bummerl play`` and ``bummerl replay`` tell the events with one
+    Narrator, and a record differs by data only: told to nobody (every seat a player, by its name) and public
+    (every card drawn is named, a card played is told with its numbered trick)."""
+    game = Game.deal("schnapsen", seed=5)
+    msgs = Messages("en")
+    live = Narrator(Words(msgs, "french", game.variant, seat=0), result=lambda result: [])
+    record = Narrator(Words(msgs, "french", game.variant, names={0: "anna"}), public=True)
+    told_live: list[str] = []
+    told_record: list[str] = []
+    events: list[Event] = []
+    while not game.is_over:
+        legal = game.legal_actions()
+        # Close the talon once a trick has been drawn to, so that the story has draws and a closing.
+        closing = [a for a in legal if a.token == "close" and any(isinstance(e, Draw) for e in events)]
+        new = game.apply((closing or legal)[0])
+        events += new
+        told_live += live.tell(new)
+        told_record += record.tell(new)
+    # The same sentence for the same event, the seat named from the listener's side.
+    assert [e.seat for e in events if isinstance(e, Close)] == [0]
+    assert msgs("closed_you") in told_live
+    assert msgs("closed_other", who="Player 0 (anna)") in told_record
+    plays = sum(isinstance(e, Play) for e in events)
+    assert plays == sum(bool(re.match(r"(You|Computer) (leads?|plays?) ", line)) for line in told_live)
+    # A trick a line, numbered, naming its cards; the cards played are not told one by one.
+    tricks = [e for e in events if isinstance(e, Trick)]
+    lines = [line for line in told_record if line.startswith("Trick ")]
+    assert [line.split(":")[0] for line in lines] == [f"Trick {n}" for n in range(1, len(tricks) + 1)]
+    assert all(c.name("french", "en") in line for line, t in zip(lines, tricks, strict=True) for _, c in t.cards)
+    # A record names every card drawn; live, only the listener's own.
+    drawn = [e for e in events if isinstance(e, Draw)]
+    assert drawn and all(e.card.name("french", "en") in " ".join(told_record) for e in drawn)
+    mine = [msgs("you_draw", card=e.card.name("french", "en")) for e in drawn if e.seat == 0]
+    assert [line for line in told_live if "draw" in line] == mine
+    declarer = next((e.seat for e in events if isinstance(e, Declare)), None)
+    if declarer is not None:
+        assert msgs("declared_other", who=f"Player {declarer}" + ("" if declarer else " (anna)")) in told_record
 
 
 # -------------------------------------------------------------------- selfplay

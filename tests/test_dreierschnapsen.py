@@ -13,24 +13,25 @@ import pytest
 
 from bummerl.cards import Card, parse_cards
 from bummerl.errors import IllegalActionError, Rule
-from bummerl.table import Phase, Table, TableEndReason, TableMatch, TableResult
+from bummerl.match import TableMatch
+from bummerl.table_game import Phase, TableEndReason, TableGame, TableResult
 from bummerl.variants import find_table_variant
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
 
 
-def knock_table(hands: list[str], talon: str, dealer: int = 0, **options: object) -> Table:
+def knock_table(hands: list[str], talon: str, dealer: int = 0, **options: object) -> TableGame:
     """A table whose seat ``s`` holds ``hands[s]`` and whose talon is ``talon``."""
     v = DREIERSCHNAPSEN.with_options(**options) if options else DREIERSCHNAPSEN
     order: list[Card] = []
     for i in range(3):
         order += parse_cards(hands[(dealer + 1 + i) % 3])
     order += parse_cards(talon)
-    t = Table(v, order, dealer)
+    t = TableGame(v, order, dealer)
     t.apply("knock")
     return t
 
 
-def run(t: Table, tokens: str) -> None:
+def run(t: TableGame, tokens: str) -> None:
     for token in tokens.split():
         t.apply(token)
 
@@ -46,7 +47,7 @@ GANG_TALON = "Kh Kc"
 def test_the_deal_three_talon_three() -> None:
     """seeds/003: "Der Geber gibt jedem 3 Karten, die Vorhand ... ruft den Trumpf, dann
     werden 2 Karten verdeckt als Talon weggelegt, dann bekommt wieder jeder 3 Karten." """
-    t = Table.deal("dreierschnapsen", seed=2, dealer=0)
+    t = TableGame.deal("dreierschnapsen", seed=2, dealer=0)
     assert t.to_move == 2  # right of the dealer: seeds/004 "der Spieler rechts vom Geber"
     t.apply("cut")
     d = t.deck
@@ -60,7 +61,7 @@ def test_knocking_deals_six_each_and_the_talon_last() -> None:
     """seeds/004: "Wenn der Spieler rechts vom Geber klopft ..., dann erhält Vorhand zunächst
     zweimal drei Karten, danach erhalten die anderen Spieler jeder sechs Karten, und der
     Talon von zwei Karten wird zuletzt auf den Tisch gelegt." """
-    t = Table.deal("dreierschnapsen", seed=2, dealer=1)
+    t = TableGame.deal("dreierschnapsen", seed=2, dealer=1)
     t.apply("knock")
     d = t.deck
     assert t.hands[2] == list(d[0:6]) and t.hands[0] == list(d[6:12]) and t.hands[1] == list(d[12:18])

@@ -44,9 +44,9 @@ from bummerl.protocol import (
     view_to_json,
 )
 from bummerl.rng import SplitMix64, derive_seed
-from bummerl.table import Phase, Table, TableView
+from bummerl.table_game import Phase, TableGame
 from bummerl.variants import VARIANTS, TableVariant, TwoPlayerVariant, find_table_variant, find_variant
-from bummerl.view import PlayerView
+from bummerl.view import PlayerView, TableView
 from bummerl.view_json import table_view_from_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -550,7 +550,7 @@ def test_table_view_round_trips_through_json(variant: TableVariant, seed: int) -
     """Every seat's view at every decision point of a random table game survives view_to_json -> JSON text
     -> view_from_json unchanged, so a bot behind the protocol sees what an in-process bot sees."""
     rng = SplitMix64(seed)
-    table = Table.deal(variant, seed=seed, dealer=seed % variant.players)
+    table = TableGame.deal(variant, seed=seed, dealer=seed % variant.players)
     while True:
         for seat in range(variant.players):
             view = table.view(seat)
@@ -566,7 +566,7 @@ def test_table_view_round_trips_through_json(variant: TableVariant, seed: int) -
 def test_table_view_json_names_the_decision() -> None:
     """The view of a table game carries the phase, the bidding, the contract, the doubling and the partner;
     its variant carries players, options and contracts (docs/protocol.md, "The view of a table game")."""
-    table = Table.deal("bauernschnapsen", seed=3, dealer=3)
+    table = TableGame.deal("bauernschnapsen", seed=3, dealer=3)
     while table.phase is not Phase.DOUBLING:
         table.apply(table.legal_actions()[0])
     data = view_to_json(table.view(table.to_move))
@@ -585,7 +585,7 @@ def test_table_view_json_names_the_decision() -> None:
 def test_table_results_round_trip() -> None:
     for variant in TABLE_VARIANTS:
         for seed in range(20):
-            table = Table.deal(variant, seed=seed, dealer=seed % variant.players)
+            table = TableGame.deal(variant, seed=seed, dealer=seed % variant.players)
             while not table.is_over:
                 table.apply(table.legal_actions()[-1])
             result = table.result
@@ -596,7 +596,7 @@ def test_table_results_round_trip() -> None:
 
 
 def _table_view_json(**changes: Any) -> dict[str, Any]:
-    table = Table.deal("dreierschnapsen", seed=2, dealer=0)
+    table = TableGame.deal("dreierschnapsen", seed=2, dealer=0)
     table.apply("cut")
     data = view_to_json(table.view(1))
     data.update(changes)
@@ -632,11 +632,11 @@ def test_table_view_reader_refuses_a_two_player_view() -> None:
         table_view_from_json(_view_json())
 
 
-def _table_decision(phase: Phase, token: str | None = None) -> tuple[Table, TableView]:
+def _table_decision(phase: Phase, token: str | None = None) -> tuple[TableGame, TableView]:
     """A Bauernschnapsen table at its first decision of ``phase`` (where ``token`` is legal, if given),
     reached by always taking the first legal action."""
     for seed in range(50):
-        table = Table.deal("bauernschnapsen", seed=seed, dealer=seed % 4)
+        table = TableGame.deal("bauernschnapsen", seed=seed, dealer=seed % 4)
         while not table.is_over:
             legal = [a.token for a in table.legal_actions()]
             if table.phase is phase and (token is None or token in legal):
@@ -697,7 +697,7 @@ def test_loopback_table_bot_plays_like_the_bot_itself(name: str) -> None:
     variant of game_start with its seed) chooses exactly as the same bot in process, at every seat."""
     for variant in TABLE_VARIANTS:
         for i in range(4):
-            table = Table.deal(variant, seed=derive_seed(6, i), dealer=i % variant.players)
+            table = TableGame.deal(variant, seed=derive_seed(6, i), dealer=i % variant.players)
             seeds = [derive_seed(6, i, s) for s in range(variant.players)]
             direct = [make_bot(name, seeds[s], variant) for s in range(variant.players)]
             hosted = [
@@ -737,12 +737,12 @@ def test_client_served_by_name_plays_every_variant() -> None:
 
 
 class _TableKnowledge:
-    """What each seat of a table game has seen, derived from the table independently of bummerl.table.view:
+    """What each seat of a table game has seen, derived from the table independently of bummerl.view:
     the own cards (only the first three before the trump call, seeds/004), every card played, every card
     shown to all (table.known: marriages, claims, the turned trump card), and the laid-away cards to the
     soloist who laid them away."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableGame) -> None:
         self.table = table
         self.seen: list[set[Card]] = [set() for _ in range(table.variant.players)]
         self.update()
@@ -769,7 +769,7 @@ def test_no_message_to_a_table_bot_names_a_hidden_card() -> None:
     kinds: set[str] = set()
     for variant in TABLE_VARIANTS:
         for i in range(25):
-            table = Table.deal(variant, seed=derive_seed(77, i), dealer=i % variant.players)
+            table = TableGame.deal(variant, seed=derive_seed(77, i), dealer=i % variant.players)
             n = variant.players
             sent: list[list[str]] = [[] for _ in range(n)]
             bots = [_traced_bot(derive_seed(i, seat), sent[seat]) for seat in range(n)]
@@ -811,8 +811,8 @@ def test_bummerl_bot_command_serves_table_games() -> None:
     command = [sys.executable, "-m", "bummerl", "bot", "heuristic"]
     for name in ("dreierschnapsen", "bauernschnapsen"):
         variant = find_table_variant(name)
-        table = Table.deal(variant, seed=11, dealer=1)
-        in_process = Table.deal(variant, seed=11, dealer=1)
+        table = TableGame.deal(variant, seed=11, dealer=1)
+        in_process = TableGame.deal(variant, seed=11, dealer=1)
         # Seats 0 and 2 (partners at Bauernschnapsen) are two processes.
         hosted = [
             ProcessBot(command, seed=s) if s % 2 == 0 else make_bot("random", s, variant)
@@ -869,7 +869,7 @@ def test_minimal_example_bot_plays_table_games() -> None:
     for variant in TABLE_VARIANTS:
         with ProcessBot(command, seed=3) as bot:
             for i in range(3):
-                table = Table.deal(variant, seed=i, dealer=i % variant.players)
+                table = TableGame.deal(variant, seed=i, dealer=i % variant.players)
                 others = [make_bot("heuristic", s, variant) for s in range(variant.players)]
                 bot.begin_game(table.view(i % variant.players), seed=i, game=i)
                 while not table.is_over:
@@ -887,7 +887,7 @@ def worked_example() -> tuple[list[str], str]:
     of its bidding decision, pretty-printed.  The variant's contracts are shortened to "[...]" in decide
     lines (they repeat game_start's)."""
     traced: list[tuple[str, str]] = []
-    table = Table.deal("dreierschnapsen", seed=7, dealer=0)
+    table = TableGame.deal("dreierschnapsen", seed=7, dealer=0)
     bots = [make_bot("heuristic", s, table.variant) for s in range(3)]
     hosted = ProcessBot(
         transport_factory=lambda: LoopbackTransport("heuristic"),

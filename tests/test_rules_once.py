@@ -9,7 +9,7 @@ generator: an action is in ``legal_actions()`` exactly when its refusal is
 Two-player rules (:mod:`bummerl.game`): :func:`exchange_refusal`,
 :func:`close_refusal`, :func:`marriage_refusal` with
 :func:`marriage_card_refusal`, :func:`declare_refusal`, and the follow rules
-(:func:`bummerl.tricks.follow_refusal`).  Table rules (:mod:`bummerl.table.game`):
+(:func:`bummerl.tricks.follow_refusal`).  Table rules (:mod:`bummerl.table_game`):
 the phase gate, the trump call, passing, bidding, the raise after the talon, the
 talon steps, doubling, marriages, "Genug" and the follow rules.
 """
@@ -27,7 +27,7 @@ from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import IllegalActionError, Refusal
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
-from bummerl.table import Phase, Table, TableAction
+from bummerl.table_game import Phase, TableGame
 from bummerl.tricks import FollowRules, follow_refusal
 from bummerl.two_player import (
     close_refusal,
@@ -72,32 +72,32 @@ TWO_PLAYER_ACTIONS: list[Action] = [
     Action.close(),
     Action.declare(),
     *(Action.declare(s) for s in Suit),
-    TableAction.cut(),
-    TableAction.call_trump(Suit.HEARTS),
-    TableAction.bid("normal"),
-    TableAction.pass_(),
-    TableAction.double(1),
+    Action.cut(),
+    Action.call_trump(Suit.HEARTS),
+    Action.bid("normal"),
+    Action.pass_(),
+    Action.double(1),
 ]
 
 
-def table_actions(v: TableVariant) -> list[TableAction]:
+def table_actions(v: TableVariant) -> list[Action]:
     """Every action a table game knows, bids of unknown contracts and two-player actions too."""
     return [
-        TableAction.cut(),
-        TableAction.knock(),
-        *(TableAction.call_trump(s) for s in Suit),
-        TableAction.turn_trump(),
-        *(TableAction.bid(c.name) for c in v.contracts),
-        TableAction.bid("nonsense"),
-        TableAction.pass_(),
-        *(TableAction.double(level) for level in (1, 2, 3)),
-        TableAction.take_talon(),
-        TableAction.skip_talon(),
-        *(TableAction.discard(c) for c in deck(20)),
-        *(TableAction.play(c) for c in deck(20)),
-        *(TableAction.marriage(c) for c in _MARRIAGE_CARDS),
-        TableAction.declare(),
-        *(TableAction.declare(s) for s in Suit),
+        Action.cut(),
+        Action.knock(),
+        *(Action.call_trump(s) for s in Suit),
+        Action.turn_trump(),
+        *(Action.bid(c.name) for c in v.contracts),
+        Action.bid("nonsense"),
+        Action.pass_(),
+        *(Action.double(level) for level in (1, 2, 3)),
+        Action.take_talon(),
+        Action.skip_talon(),
+        *(Action.discard(c) for c in deck(20)),
+        *(Action.play(c) for c in deck(20)),
+        *(Action.marriage(c) for c in _MARRIAGE_CARDS),
+        Action.declare(),
+        *(Action.declare(s) for s in Suit),
         Action.exchange(),
         Action.close(),
     ]
@@ -114,10 +114,10 @@ def two_player_positions(variant: str, seed: int) -> Iterator[Game]:
     yield game
 
 
-def table_positions(variant: str, seed: int) -> Iterator[Table]:
+def table_positions(variant: str, seed: int) -> Iterator[TableGame]:
     """The positions of one random table game, before each action and at its end."""
     v = TABLE[variant]
-    table = Table.deal(v, seed=seed, dealer=seed % v.players)
+    table = TableGame.deal(v, seed=seed, dealer=seed % v.players)
     rng = SplitMix64(seed ^ 0x7AB1E)
     while not table.is_over:
         yield table
@@ -126,7 +126,7 @@ def table_positions(variant: str, seed: int) -> Iterator[Table]:
     yield table
 
 
-def assert_refused_as(state: Game | Table, action: Action, why: Refusal) -> None:
+def assert_refused_as(state: Game | TableGame, action: Action, why: Refusal) -> None:
     with pytest.raises(IllegalActionError) as info:
         state.verify(action)
     assert (info.value.rule, info.value.detail) == why
@@ -278,28 +278,28 @@ def test_table_rule_methods_agree_with_the_generator(variant: str, seed: int) ->
         legal = table.legal_actions()
         phase = table.phase
         if phase is Phase.TRUMP:
-            for call in (TableAction.call_trump(s) for s in Suit):
+            for call in (Action.call_trump(s) for s in Suit):
                 assert (table._trump_call_refusal(p, call) is None) == (call in legal)
         elif phase is Phase.BIDDING:
-            assert (table._pass_refusal() is None) == (TableAction.pass_() in legal)
+            assert (table._pass_refusal() is None) == (Action.pass_() in legal)
             for c in v.contracts:
-                assert (table._bid_refusal(p, c) is None) == (TableAction.bid(c.name) in legal)
+                assert (table._bid_refusal(p, c) is None) == (Action.bid(c.name) in legal)
         elif phase is Phase.TALON:
             for action in table_actions(v):
                 if action.kind in (ActionKind.DISCARD, ActionKind.TAKE_TALON, ActionKind.SKIP_TALON):
                     assert (table._talon_refusal(p, action) is None) == (action in legal)
             if table._talon_step() == "raise":
                 for c in v.contracts:
-                    assert (table._raise_refusal(p, c) is None) == (TableAction.bid(c.name) in legal)
+                    assert (table._raise_refusal(p, c) is None) == (Action.bid(c.name) in legal)
         elif phase is Phase.DOUBLING:
             for level in (1, 2, 3):
-                assert (table._double_refusal(level) is None) == (TableAction.double(level) in legal)
-            assert table.can_double() == (TableAction.double(table.doubling + 1) in legal)
+                assert (table._double_refusal(level) is None) == (Action.double(level) in legal)
+            assert table.can_double() == (Action.double(table.doubling + 1) in legal)
         elif phase is Phase.PLAY:
             check_play_rules(table, p, legal)
 
 
-def check_play_rules(table: Table, p: int, legal: list[TableAction]) -> None:
+def check_play_rules(table: TableGame, p: int, legal: list[Action]) -> None:
     hand = table.hands[p]
     if table.trick:
         c = table.contract
@@ -307,11 +307,11 @@ def check_play_rules(table: Table, p: int, legal: list[TableAction]) -> None:
         cards = [x for _, x in table.trick]
         for card in hand:
             why = follow_refusal(card, hand, cards, table.play_trump, FollowRules.STRICT, True, c.order)
-            assert (why is None) == (TableAction.play(card) in legal)
+            assert (why is None) == (Action.play(card) in legal)
         return
     for card in _MARRIAGE_CARDS:
-        assert (table._marriage_refusal(p, card.suit) is None) == (TableAction.marriage(card) in legal)
-    assert (table._genug_refusal(with_marriage=False) is None) == (TableAction.declare() in legal)
+        assert (table._marriage_refusal(p, card.suit) is None) == (Action.marriage(card) in legal)
+    assert (table._genug_refusal(with_marriage=False) is None) == (Action.declare() in legal)
     for suit in Suit:
         why = table._genug_refusal(with_marriage=True) or table._marriage_refusal(p, suit)
-        assert (why is None) == (TableAction.declare(suit) in legal)
+        assert (why is None) == (Action.declare(suit) in legal)

@@ -306,7 +306,7 @@ def make_database_at_0004(url: str) -> None:
     waiting for the friend, one the friend joined, and a Bauernschnapsen table (whose seats were rows already,
     and whose seat 0 the table's row repeated), each with its first game."""
     from bummerl.game import Game
-    from bummerl.table import TableMatch
+    from bummerl.match import TableMatch
 
     repo = Repository(url)
     two = Game.deal("schnapsen", seed=3, dealer=1)
@@ -513,6 +513,27 @@ def test_servers_starting_together_make_the_schema_once(url: str) -> None:
         assert differences(db) == []
     for r in repos:
         r.dispose()
+
+
+def test_a_server_waits_out_a_schema_lock_longer_than_its_busy_timeout(tmp_path: Path) -> None:
+    """Another process holds SQLite's write lock for longer than the busy timeout (a slow migration on a busy
+    machine): starting up waits and then finds the database, it does not fail with "database is locked"."""
+    import sqlite3
+    import time
+
+    path = tmp_path / "bummerl.db"
+    holder = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    released = threading.Timer(1.0, holder.execute, args=("COMMIT",))
+    released.start()
+    repo = Repository(f"sqlite:///{path}", busy_timeout=0.1)
+    began = time.monotonic()
+    repo.create_schema()
+    assert time.monotonic() - began >= 0.9  # it did wait for the lock
+    assert revision_of(repo) == HEAD
+    released.join()
+    holder.close()
+    repo.dispose()
 
 
 def test_every_revision_goes_down_and_up_again_with_the_rows(url: str) -> None:

@@ -9,6 +9,9 @@ What a recipient may know is computed here from the game alone, independently of
   marriage; once the talon is exhausted (not closed) every card, by elimination (RULES.md; view.py);
 - a spectator: the same without a hand and without elimination;
 - anyone: every card once the game is over (the hands are revealed with the record).
+
+The events of a ``state`` (one log, read by every connection of the table) are held to the spectator's
+cards, whoever receives them.
 """
 
 from __future__ import annotations
@@ -86,6 +89,11 @@ class Scanner:
         leaked = cards_named(message) - allowed
         if leaked:
             self.leaks.append(f"{message.get('type')} to seat {seat} after {len(game.actions)} actions: {leaked}")
+        # The events are one log that every connection reads: they must hold only what a spectator may know
+        # (a card drawn from the talon is never named, not even in the message to the seat that drew it).
+        hidden = cards_named(message.get("events", [])) - {c.code for c in allowed_cards(game, None)}
+        if hidden:
+            self.leaks.append(f"events to seat {seat} after {len(game.actions)} actions: {hidden}")
 
 
 def _play_table(client: TestClient, variant: str, opponent: str, seed: int, games: int, rng: random.Random) -> None:

@@ -3,7 +3,7 @@ of the browser app seat 3 or 4, with bots filling empty seats"; issue 5: every a
 spectators, "no message to a client or spectator contains a card that client may not know. Tests prove it by
 scanning every message sent").
 
-The secrecy scan computes what a recipient may know from the live :class:`~bummerl.table.Table` alone,
+The secrecy scan computes what a recipient may know from the live :class:`~bummerl.table_game.TableGame` alone,
 independently of the view code:
 
 - a seat: its own hand (before the trump call only its first three cards: seeds/004 "ohne daß man die letzten
@@ -13,6 +13,9 @@ independently of the view code:
   den Gegenspielern zu zeigen");
 - a spectator: the same without a hand and without laid-away cards;
 - anyone: every card once the game is over (the record is published).
+
+The events of a ``state`` (one log, read by every connection of the table) are held to the spectator's
+cards, whoever receives them.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 
+import dataclasses
 import random
 import re
 import time
@@ -34,13 +38,13 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from bummerl.cards import Card, deck
-from bummerl.record import GameRecord as TableGameRecord
+from bummerl.record import GameRecord
 from bummerl.server import rooms
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
-from bummerl.server.table_games import LiveTableGame
-from bummerl.table import Phase, Table, TableAction
-from bummerl.table.view_json import action_events, table_view_to_json
+from bummerl.server.rooms import public_events
+from bummerl.server.table_games import LiveTableGame, table_view_to_json
+from bummerl.table_game import Phase, TableGame
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2)
 _CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][hdcs])(?![A-Za-z0-9])")
@@ -68,7 +72,7 @@ class Scanner:
         #: Per live game: every card that was face up for everybody at some moment.
         self.public: dict[int, set[Card]] = {}
 
-    def public_cards(self, table: Table) -> set[Card]:
+    def public_cards(self, table: TableGame) -> set[Card]:
         seen = self.public.setdefault(id(table), set())
         for known in table.known:
             seen.update(known)
@@ -78,7 +82,7 @@ class Scanner:
         seen.update(c for _, c in table.trick)
         return seen
 
-    def allowed(self, table: Table, seat: int | None) -> set[Card]:
+    def allowed(self, table: TableGame, seat: int | None) -> set[Card]:
         if table.result is not None:
             return set(deck(table.variant.deck_size))
         allowed = set(self.public_cards(table))
@@ -96,6 +100,11 @@ class Scanner:
         leaked = cards_named(message) - {c.code for c in self.allowed(table, seat)}
         if leaked:
             self.leaks.append(f"{message.get('type')} to seat {seat} after {len(table.actions)} actions: {leaked}")
+        # One log of events for every connection: a spectator's cards only, whoever receives it (a card laid
+        # away or the talon taken up is named to nobody, not even to the soloist, who sees them in the view).
+        hidden = cards_named(message.get("events", [])) - {c.code for c in self.allowed(table, None)}
+        if hidden:
+            self.leaks.append(f"events to seat {seat} after {len(table.actions)} actions: {hidden}")
 
 
 # ------------------------------------------------------------------- helpers
@@ -174,22 +183,21 @@ def test_a_whole_game_against_bots_is_played_scored_and_stored(variant: str, sea
         assert end["match"]["scores"] == scored
         # The stored record is the game: it replays to the same result.
         record_text = client.get(f"/api/games/{end['game_over']['game_id']}/record").text
-        record = TableGameRecord.loads(record_text)
+        record = GameRecord.loads(record_text)
         assert record.replay().result == live.game.result
         assert [a.token for a in record.actions] == [a.token for a in live.game.actions]
-        assert client.get(f"/api/games/{end['game_over']['game_id']}/replay").status_code == 409
+        assert client.get(f"/api/games/{end['game_over']['game_id']}/replay").status_code == 200
 
 
 @pytest.mark.parametrize("suit", ["h", "d", "c", "s"])
 def test_the_trump_event_names_the_called_suit(suit: str) -> None:
     """seeds/004: Vorhand names trump from the first three cards; the event says which (Hearts too)."""
     for seed in range(200):
-        table = Table.deal("bauernschnapsen", seed=seed, dealer=0)
+        table = TableGame.deal("bauernschnapsen", seed=seed, dealer=0)
         table.apply("cut")
         token = f"trump:{suit}"
         if table.can_apply(token):
-            table.apply(token)
-            events = action_events(table, table.vorhand, TableAction.parse(token), 0, None)
+            events = public_events(table.apply(token))
             assert events == [{"type": "trump", "seat": table.vorhand, "suit": suit, "card": None}]
             return
     raise AssertionError(f"no deal in 200 lets Vorhand call {suit}")
@@ -329,7 +337,7 @@ def test_no_table_game_message_names_a_card_its_recipient_may_not_know(
 
 def test_the_scanner_finds_a_partners_card() -> None:
     """The check is not vacuous: the partner's hand in seat 0's view is caught."""
-    table = Table.deal("bauernschnapsen", seed=3, dealer=3)
+    table = TableGame.deal("bauernschnapsen", seed=3, dealer=3)
     while table.phase is not Phase.PLAY and table.result is None:
         table.apply(table.legal_actions()[-1] if table.phase is Phase.DOUBLING else table.legal_actions()[0])
     scanner = Scanner()
@@ -346,7 +354,7 @@ def test_the_view_json_never_shows_a_hidden_card(variant: str) -> None:
     scanner = Scanner()
     discards_seen = 0
     for seed in range(60):
-        table = Table.deal(variant, seed=seed, dealer=seed % (4 if variant == "bauernschnapsen" else 3))
+        table = TableGame.deal(variant, seed=seed, dealer=seed % (4 if variant == "bauernschnapsen" else 3))
         while table.result is None:
             for seat in range(table.variant.players):
                 data = table_view_to_json(table.view(seat))
@@ -398,7 +406,7 @@ def test_a_refused_new_deal_leaves_the_finished_table_game() -> None:
 # ------------------------------------------------------- one API for every variant (issue 11)
 def test_a_finished_table_game_is_in_the_history_with_every_player_its_contract_and_result() -> None:
     """Issue 11: "their finished games appear in history with record": every seat, the contract and the
-    result, and the record in both formats."""
+    result, the record in both formats, and a replay link."""
     with TestClient(create_app("sqlite://", config=CONFIG)) as client:
         created = client.post(
             "/api/tables", json={"variant": "bauernschnapsen", "bots": "random", "name": "Anna", "seed": 5}
@@ -424,11 +432,8 @@ def test_a_finished_table_game_is_in_the_history_with_every_player_its_contract_
         assert detail["record"] == end["game_over"]["record"] and detail["actions"]
         as_json = client.get(f"/api/games/{game_id}/record", params={"format": "json"})
         assert as_json.headers["content-type"].startswith("application/json")
-        assert TableGameRecord.loads(as_json.text) == TableGameRecord.loads(detail["record"])
-        # Replay and analysis of table games wait for the engine's events (issue 11): as before, 409.
-        for path in ("replay", "analysis"):
-            answer = client.get(f"/api/games/{game_id}/{path}")
-            assert answer.status_code == 409 and answer.json()["detail"]["code"] == "table_game"
+        assert GameRecord.loads(as_json.text) == GameRecord.loads(detail["record"])
+        assert entry["replay"] is True and detail["analysis_url"] == f"/api/games/{game_id}/analysis"
 
 
 def test_the_invitations_of_a_table_game_are_shown_to_its_seats_until_taken() -> None:
@@ -538,3 +543,88 @@ def test_the_old_socket_path_serves_table_games(old_client: TestClient) -> None:
     with old_client.websocket_connect(f"/ws/table-games/{_two_player_table(old_client)}") as ws:
         message = ws.receive()
         assert message["type"] == "websocket.close" and message["code"] == 4404
+
+
+def _analysis(client: TestClient, game_id: int) -> dict[str, Any]:
+    """Ask for a game's analysis until it is done (the first request starts it)."""
+    deadline = time.monotonic() + 60
+    while (answer := client.get(f"/api/games/{game_id}/analysis")).status_code == 202:
+        assert answer.json() == {"status": "running"}
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.05)
+    data: dict[str, Any] = answer.json()
+    assert answer.status_code == 200 and data["status"] == "done", data
+    return data
+
+
+@pytest.mark.parametrize(("variant", "seats", "seed"), [("dreierschnapsen", 3, 4), ("bauernschnapsen", 4, 9)])
+def test_a_finished_table_game_has_its_replay_and_analysis(variant: str, seats: int, seed: int) -> None:
+    """Issue 11: "their finished games appear in history with record, replay and analysis".  The replay is the
+    engine's events step by step with every hand open and the board a spectator saw (bids, contract, Kontra,
+    trump, the trick); the analysis is bummerl.analysis's (the table search bot), one entry per seat."""
+    analysis_config = dataclasses.replace(CONFIG, analysis_executor="thread", analysis_level="easy")
+    with TestClient(create_app("sqlite://", config=analysis_config)) as client:
+        created = client.post(
+            "/api/tables", json={"variant": variant, "bots": "heuristic", "name": "Anna", "seed": seed}
+        ).json()
+        with client.websocket_connect(created["ws_url"]) as ws:
+            end = play_game(ws, hello(ws, created["token"]), random.Random(seed), [])
+        game_id = end["game_over"]["game_id"]
+        record = GameRecord.loads(end["game_over"]["record"])
+        final = record.replay()
+        assert isinstance(final, TableGame)
+        for _ in range(200):
+            if client.get(f"/api/games/{game_id}").json()["finished"]:
+                break
+            time.sleep(0.02)
+
+        replay = client.get(f"/api/games/{game_id}/replay").json()
+        assert (replay["game_id"], replay["kind"], replay["players"]) == (game_id, "table_game", seats)
+        steps = replay["steps"]
+        assert len(steps) == len(record.actions) + 1
+        assert [s["action"] for s in steps] == [None] + [a.token for a in record.actions]
+        # Each step: every hand open, as the engine holds them after that action.
+        game = TableGame.from_deck(record.variant, record.deck, record.dealer)
+        for step, action in zip(steps[1:], record.actions, strict=True):
+            assert step["seat"] == game.to_move
+            events = public_events(game.apply(action))
+            assert step["events"] == events
+            assert step["hands"] == [[c.code for c in h] for h in game.hands] and len(step["hands"]) == seats
+        last = steps[-1]
+        assert last["phase"] == "over" and last["discarded"] == [c.code for c in final.discarded]
+        if final.contract is not None:
+            assert last["contract"] == final.contract.name == end["game_over"]["result"]["contract"]
+            assert last["declarer"] == final.declarer and last["doubling"] == final.doubling
+            assert [b["action"] for b in last["bids"]] == [b["action"] for b in end["view"]["bids"]]
+            assert last["play_trump"] == end["view"]["play_trump"] and last["augen"] == end["view"]["augen"]
+            assert sum(1 for s in steps for e in s["events"] if e["type"] == "trick") == len(final.tricks)
+            # A trick on the table: the cards played so far in it, each with its seat.
+            played = next(s for s in steps if s["trick"])
+            assert played["trick"] == [{"seat": played["seat"], "card": played["action"].split(":")[-1]}]
+        assert "marriage_values" in replay and "variant" not in last and "legal" not in last
+
+        data = _analysis(client, game_id)["analysis"]
+        # A table game is judged by its variant's evaluator, not the two-player level "easy".
+        assert (data["variant"], data["evaluator"]) == (variant, "search")
+        assert [d["action"] for d in data["decisions"]] == [a.token for a in record.actions]
+        assert len(data["mistakes"]) == len(data["points_lost"]) == seats
+        assert {d["player"] for d in data["decisions"]} <= set(range(seats))
+        assert {d["verdict"] for d in data["decisions"]} >= {"not_analysed"}  # the cut has no estimate
+        assert client.app.state.repo.analysis(game_id)[0] == "done"  # type: ignore[attr-defined]
+        summary = client.get("/api/games", params={"table": created["table_id"]}).json()["games"][0]
+        assert summary["replay"] is True
+
+
+def test_a_running_table_game_has_no_replay_and_no_analysis() -> None:
+    """Secrecy: as at two-player tables, the cards of a game in play are told to nobody through the history."""
+    with TestClient(create_app("sqlite://", config=CONFIG)) as client:
+        created = client.post(
+            "/api/tables", json={"variant": "dreierschnapsen", "seats": ["friend", "heuristic"], "name": "Anna"}
+        ).json()
+        listed = client.get("/api/games", params={"finished": "false"}).json()["games"]
+        game_id = next(g["game_id"] for g in listed if g["table_id"] == created["table_id"])
+        assert client.get(f"/api/games/{game_id}").json()["finished"] is False
+        for path in ("record", "replay", "analysis"):
+            answer = client.get(f"/api/games/{game_id}/{path}")
+            assert answer.status_code == 409 and answer.json()["detail"]["code"] == "game_running"
+        assert client.app.state.repo.analysis(game_id)[0] is None  # type: ignore[attr-defined]

@@ -21,8 +21,7 @@ from bummerl.commands.play import Console, PlaySession
 from bummerl.events import Bid, Contract, Event, Trick
 from bummerl.game import Game
 from bummerl.i18n import Messages
-from bummerl.record import GameRecord as TableGameRecord
-from bummerl.record import iter_records
+from bummerl.record import GameRecord, iter_records
 from bummerl.table_game import TableGame
 from bummerl.variants import find_table_variant
 
@@ -50,8 +49,8 @@ def test_play_a_whole_match_by_scripted_input(
     assert "Traceback" not in out + err
     assert "Match over" in out
     records = list(iter_records(path.open(encoding="utf-8")))
-    assert records and all(isinstance(r, TableGameRecord) for r in records)
-    results = [r.replay().result for r in records if isinstance(r, TableGameRecord)]
+    assert records and all(isinstance(r, GameRecord) for r in records)
+    results = [r.replay().result for r in records if isinstance(r, GameRecord)]
     total = sum(res.points for res in results if res is not None)
     assert total >= 24
     assert out.count("Standing:") == len(records)
@@ -104,7 +103,7 @@ def test_a_table_match_tells_every_event(
     argv = ["play", "--variant", variant, "--seat", str(seat), "--bots", bots, "--seed", "6", "--lang", lang]
     status, out, err = _run(monkeypatch, capsys, [*argv, "--record", str(path)], "1\n" * 5000)
     assert status == 0, err
-    records = [r for r in iter_records(path.open(encoding="utf-8")) if isinstance(r, TableGameRecord)]
+    records = [r for r in iter_records(path.open(encoding="utf-8")) if isinstance(r, GameRecord)]
     events: list[Event] = []
     for rec in records:
         game = TableGame.from_deck(rec.variant, rec.deck, rec.dealer)
@@ -161,7 +160,7 @@ def test_quitting_a_table_match_saves_where_asked(
     assert status == 0 and "Bye." in out and Messages("en")("saved", path="table.txt") in out
     assert [p.name for p in tmp_path.iterdir()] == ["table.txt"]
     records = list(iter_records((tmp_path / "table.txt").open(encoding="utf-8")))
-    assert records and all(isinstance(r, TableGameRecord) for r in records)
+    assert records and all(isinstance(r, GameRecord) for r in records)
     assert records[-1].replay().result is None
 
 

@@ -14,18 +14,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bummerl.actions import Action
 from bummerl.bots import make_bot
 from bummerl.cards import Card, Rank
 from bummerl.errors import IllegalActionError
 from bummerl.rng import SplitMix64
-from bummerl.table import Phase, Table, TableAction, TableEndReason
+from bummerl.table_game import Phase, TableEndReason, TableGame
 from bummerl.variants import find_table_variant
 from bummerl.variants.bauernschnapsen import Goal, TableVariant
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 
 
-def all_cards(t: Table) -> Counter[Card]:
+def all_cards(t: TableGame) -> Counter[Card]:
     cards: Counter[Card] = Counter()
     for h in t.hands:
         cards.update(h)
@@ -37,7 +38,7 @@ def all_cards(t: Table) -> Counter[Card]:
     return cards
 
 
-def check_result(t: Table) -> None:
+def check_result(t: TableGame) -> None:
     """The result is one of the outcomes the seeds allow, with its points."""
     r = t.result
     assert r is not None and t.phase is Phase.OVER and t.legal_actions() == []
@@ -62,11 +63,11 @@ def check_result(t: Table) -> None:
     assert t.side_trick_augen[0] + t.side_trick_augen[1] == sum(c.augen for tr in t.tricks for c in tr.cards)
 
 
-def play_random(variant: str | TableVariant, seed: int, check_views: bool) -> Table:
+def play_random(variant: str | TableVariant, seed: int, check_views: bool) -> TableGame:
     rng = SplitMix64(seed ^ 0x5EED)
     v = find_table_variant(variant)
     n = v.players
-    t = Table.deal(v, seed=seed, dealer=seed % n)
+    t = TableGame.deal(v, seed=seed, dealer=seed % n)
     steps = 0
     while not t.is_over:
         if t.phase is not Phase.CUT:
@@ -85,7 +86,7 @@ def play_random(variant: str | TableVariant, seed: int, check_views: bool) -> Ta
     return t
 
 
-def check_view(t: Table, seat: int) -> None:
+def check_view(t: TableGame, seat: int) -> None:
     """A view shows no hidden card: every card it names is the seat's own, played, laid
     away by this seat, the turned trump card, or known to the table."""
     v = t.view(seat)
@@ -176,7 +177,7 @@ def test_every_option_keeps_the_invariants(
     and results valid."""
     v = find_table_variant(variant, **options, **(talon_options if variant == "dreierschnapsen" else {}))
     t = play_random(v, seed, check_views=True)
-    again = Table.from_position(t.position())
+    again = TableGame.from_position(t.position())
     assert again.variant == v and again.result == t.result
 
 
@@ -186,16 +187,16 @@ def test_positions_replay_exactly(variant: str, seed: int) -> None:
     """The one-line position (pack and action tokens) rebuilds the same game at every step."""
     rng = SplitMix64(seed)
     n = 4 if variant == "bauernschnapsen" else 3
-    t = Table.deal(variant, seed=seed, dealer=seed % n)
+    t = TableGame.deal(variant, seed=seed, dealer=seed % n)
     while not t.is_over:
-        copy = Table.from_position(t.position())
+        copy = TableGame.from_position(t.position())
         assert copy.position() == t.position() and copy.legal_actions() == t.legal_actions()
         clone = t.copy()
         clone.apply(clone.legal_actions()[-1])
-        assert clone.position() != t.position() and Table.from_position(t.position()).position() == t.position()
+        assert clone.position() != t.position() and TableGame.from_position(t.position()).position() == t.position()
         actions = t.legal_actions()
         t.apply(actions[rng.below(len(actions))])
-    again = Table.from_position(t.position())
+    again = TableGame.from_position(t.position())
     assert again.result == t.result
 
 
@@ -208,7 +209,7 @@ def test_positions_replay_exactly(variant: str, seed: int) -> None:
 def test_bots_play_legal_games(variant: str, seed: int, bot: str) -> None:
     """Bots see only views and always answer a legal action."""
     n = 4 if variant == "bauernschnapsen" else 3
-    t = Table.deal(variant, seed=seed, dealer=seed % n)
+    t = TableGame.deal(variant, seed=seed, dealer=seed % n)
     bots = [make_bot(bot if s % 2 else "heuristic", seed + s, t.variant) for s in range(n)]
     while not t.is_over:
         action = bots[t.to_move].choose(t.view(t.to_move))
@@ -223,12 +224,12 @@ def test_illegal_actions_leave_the_table_unchanged(variant: str, seed: int, data
     """Issue 4: "errors that name the rule"; a refused action changes nothing."""
     rng = SplitMix64(seed)
     n = 4 if variant == "bauernschnapsen" else 3
-    t = Table.deal(variant, seed=seed, dealer=seed % n)
+    t = TableGame.deal(variant, seed=seed, dealer=seed % n)
     tokens = ["cut", "knock", "turn", "pass", "kontra", "rekontra", "subkontra", "declare", "bid:gang", "bid:normal"]
     tokens += [f"trump:{s}" for s in "hdcs"] + [c.code for c in t.deck] + ["marry:Kh", "discard:Ah", "declare:s"]
     while not t.is_over:
         token = data.draw(st.sampled_from(tokens))
-        action = TableAction.parse(token)
+        action = Action.parse(token)
         before = t.position()
         if action in t.legal_actions():
             t.apply(action)

@@ -16,17 +16,17 @@ from bummerl.bots.table_search import TableSearchBot, constraints, sample_world
 from bummerl.cards import Card, Suit, card_order, deck
 from bummerl.protocol import ProcessBot
 from bummerl.rng import SplitMix64
-from bummerl.table import Phase, Table
-from bummerl.table.view import TableView
+from bummerl.table_game import Phase, TableGame
 from bummerl.variants import find_table_variant, find_variant
+from bummerl.view import TableView
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 
 
-def played_out(variant: str, seed: int, stop: int) -> Table:
+def played_out(variant: str, seed: int, stop: int) -> TableGame:
     """A game with heuristic bidding and random play, stopped after ``stop`` card-play actions."""
     n = 4 if variant == "bauernschnapsen" else 3
-    t = Table.deal(variant, seed=seed, dealer=seed % n)
+    t = TableGame.deal(variant, seed=seed, dealer=seed % n)
     bots = [make_bot("heuristic" if seed % 2 else "random", seed * 5 + s, t.variant) for s in range(n)]
     done = 0
     while not t.is_over and (t.phase is not Phase.PLAY or done < stop):
@@ -39,7 +39,7 @@ def played_out(variant: str, seed: int, stop: int) -> Table:
 def test_constraints_farbzwang_and_trumpfzwang() -> None:
     """seeds/004: "Man muß Farbe bedienen ... Kann man nicht bedienen, muß man
     trumpfen": a seat that threw a card of another suit, not trump, is void in both."""
-    t = Table.deal("bauernschnapsen", seed=3, dealer=0)
+    t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
     for token in ["cut", "trump:d", "bid:normal", "pass", "pass", "pass", "pass", "pass", "Qs", "Ts", "Jc", "As"]:
         t.apply(token)
     forbidden = constraints(t.view(1))
@@ -106,7 +106,7 @@ def test_dreier_defenders_do_not_know_the_laid_away_cards() -> None:
     """seeds/004 (Talon-Schnapsen): the soloist "legt zwei beliebige Karten verdeckt ab":
     in a defender's worlds the soloist's hand is sampled from all unseen cards, the two
     laid away included; the soloist's own worlds never contain them."""
-    t = Table.deal("dreierschnapsen", seed=8, dealer=1)
+    t = TableGame.deal("dreierschnapsen", seed=8, dealer=1)
     for token in ["cut", "trump:s", "bid:normal", "pass", "pass", "discard:Qh", "discard:Js", "pass", "pass"]:
         t.apply(token)
     rng = SplitMix64(3)
@@ -128,7 +128,7 @@ def test_dreier_defenders_do_not_know_the_laid_away_cards() -> None:
 def test_search_bot_plays_whole_games_legally(variant: str) -> None:
     n = 4 if variant == "bauernschnapsen" else 3
     for seed in range(3):
-        t = Table.deal(variant, seed=seed, dealer=seed % n)
+        t = TableGame.deal(variant, seed=seed, dealer=seed % n)
         bots: list[TableBot] = [TableSearchBot(seed * 4 + s, worlds=3) for s in range(n)]
         while not t.is_over:
             action = bots[t.to_move].choose(t.view(t.to_move))
@@ -139,7 +139,7 @@ def test_search_bot_plays_whole_games_legally(variant: str) -> None:
 def test_search_bot_depends_only_on_the_view() -> None:
     """Two deals that differ only in cards the player cannot see give the same view and
     the same choice (a bot never gets a hidden card)."""
-    t = Table.deal("bauernschnapsen", seed=3, dealer=0)
+    t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
     tokens = ["cut", "trump:d", "bid:normal", "pass", "pass", "pass", "pass", "pass", "Qs"]
     for token in tokens:
         t.apply(token)
@@ -147,7 +147,7 @@ def test_search_bot_depends_only_on_the_view() -> None:
     deck = list(t.deck)
     a, b = deck.index(Card.parse("Kc")), deck.index(Card.parse("Jh"))
     deck[a], deck[b] = deck[b], deck[a]
-    other = Table.replay(t.variant, deck, 0, tokens)
+    other = TableGame.replay(t.variant, deck, 0, tokens)
     assert other.hands[1] != t.hands[1]
     v1, v2 = t.view(2), other.view(2)
     assert v1 == v2
@@ -160,14 +160,14 @@ def test_registry_makes_table_bots_by_name() -> None:
     for name in ("random", "heuristic", "search"):
         bot = make_bot(name, 1, variant=bauern)
         assert isinstance(bot, TableBot) and bot.name == name
-        assert isinstance(bot.choose(Table.deal(bauern, 1).view(3)), object)
+        assert isinstance(bot.choose(TableGame.deal(bauern, 1).view(3)), object)
     assert isinstance(make_bot("heuristic", 1, variant=find_variant("schnapsen")), Bot)
     with pytest.raises(UnknownBotError, match="bots that play Bauernschnapsen: random, heuristic, search"):
         make_bot("nonsense", variant=bauern)
     # The bot protocol plays table games too (one process per seat): tests/test_protocol.py.
     assert isinstance(make_bot("cmd:python bot.py", variant=bauern), ProcessBot)
     assert isinstance(make_bot("search", 2, variant=bauern), TableSearchBot)
-    assert isinstance(Table.deal(bauern, 1).view(0), TableView)
+    assert isinstance(TableGame.deal(bauern, 1).view(0), TableView)
 
 
 def test_sampled_bidding_estimates_contracts() -> None:
@@ -178,7 +178,7 @@ def test_sampled_bidding_estimates_contracts() -> None:
     last = [Card.parse(c) for c in ("Ac", "Ts")]
     rest = [c for c in deck(20) if c not in first + last]
     pack = first + rest[:9] + last + rest[9:]
-    t = Table.from_deck("bauernschnapsen", pack, dealer=0)
+    t = TableGame.from_deck("bauernschnapsen", pack, dealer=0)
     t.apply("cut")
     t.apply("trump:s")
     assert sorted(t.hands[1], key=card_order) == sorted(first + last, key=card_order)

@@ -1,8 +1,8 @@
-"""The exact table solver against plain minimax over the :class:`Table` API.
+"""The exact table solver against plain minimax over the :class:`TableGame` API.
 
-The solver (:mod:`bummerl.table.solver`) mirrors the engine's card play on
+The solver (:mod:`bummerl.solver.table`) mirrors the engine's card play on
 bitmasks; these tests check it against a search that only calls
-``Table.legal_actions()``, ``Table.apply()`` and ``Table.result`` — the rules as
+``TableGame.legal_actions()``, ``TableGame.apply()`` and ``TableGame.result`` — the rules as
 the engine states them (RULES.md, Bauernschnapsen: "Play: follow suit, beat if
 possible (even a partner's card), trump and over-trump if void. Marriages
 (Hochzeiten) 20/40 ... "Genug" ends the game; no declaration before the last
@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import pytest
 
+from bummerl.actions import Action, ActionKind
 from bummerl.bots import make_bot
 from bummerl.rng import SplitMix64
-from bummerl.table import Phase, Table, TableAction, TableActionKind
-from bummerl.table.solver import PlayState, TableSolver, action_values, best_action, solve
+from bummerl.solver.table import PlayState, TableSolver, action_values, best_action, solve
+from bummerl.table_game import Phase, TableGame
 
 
-def minimax(t: Table, seat: int) -> int:
-    """Game points for ``seat``'s side with best play by all, over the Table API only."""
+def minimax(t: TableGame, seat: int) -> int:
+    """Game points for ``seat``'s side with best play by all, over the TableGame API only."""
     if t.result is not None:
         r = t.result
         won = bool(r.winners) and t.side[r.winners[0]] == t.side[seat]
@@ -33,10 +34,10 @@ def minimax(t: Table, seat: int) -> int:
     return max(values) if t.side[t.to_move] == t.side[seat] else min(values)
 
 
-def endgame(variant: str, seed: int, cards_left: int) -> Table | None:
+def endgame(variant: str, seed: int, cards_left: int) -> TableGame | None:
     """A random deal with random bidding, played at random until ``cards_left`` cards remain per hand."""
     n = 4 if variant == "bauernschnapsen" else 3
-    t = Table.deal(variant, seed=seed, dealer=seed % n)
+    t = TableGame.deal(variant, seed=seed, dealer=seed % n)
     bots = [make_bot("random" if seed % 3 else "heuristic", seed * 7 + i, t.variant) for i in range(n)]
     while not t.is_over and (t.phase is not Phase.PLAY or len(t.hands[t.to_move]) > cards_left or t.trick):
         t.apply(bots[t.to_move].choose(t.view(t.to_move)))
@@ -75,10 +76,10 @@ def test_action_values_equal_minimax_after_each_action(variant: str) -> None:
         values = action_values(t)
         legal = t.legal_actions()
         assert set(values) <= set(legal)
-        married = {a.card for a in legal if a.kind is TableActionKind.MARRIAGE}
+        married = {a.card for a in legal if a.kind is ActionKind.MARRIAGE}
         for a in legal:
             if a not in values:
-                assert a.kind is TableActionKind.PLAY and a.card in married
+                assert a.kind is ActionKind.PLAY and a.card in married
         for a, v in values.items():
             kinds.add(a.kind)
             child = t.copy()
@@ -87,7 +88,7 @@ def test_action_values_equal_minimax_after_each_action(variant: str) -> None:
         assert best_action(t) in legal
         checked += 1
     assert checked >= 30
-    assert TableActionKind.DECLARE in kinds and TableActionKind.PLAY in kinds
+    assert ActionKind.DECLARE in kinds and ActionKind.PLAY in kinds
 
 
 def test_mid_trick_positions() -> None:
@@ -97,7 +98,7 @@ def test_mid_trick_positions() -> None:
         t = endgame("bauernschnapsen", seed, 3)
         if t is None:
             continue
-        t.apply(next(a for a in t.legal_actions() if a.kind is TableActionKind.PLAY))
+        t.apply(next(a for a in t.legal_actions() if a.kind is ActionKind.PLAY))
         if t.is_over:
             continue
         assert solve(t) == minimax(t, t.to_move)
@@ -107,7 +108,7 @@ def test_mid_trick_positions() -> None:
 
 def test_whole_card_play_is_solved_from_the_first_trick() -> None:
     """A full Bauernschnapsen card play (20 cards) is solved; the value is a possible result."""
-    t = Table.deal("bauernschnapsen", seed=3, dealer=0)
+    t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
     for token in ["cut", "trump:d", "bid:normal", "pass", "pass", "pass", "pass", "pass"]:
         t.apply(token)
     solver = TableSolver(PlayState.from_table(t))
@@ -117,7 +118,7 @@ def test_whole_card_play_is_solved_from_the_first_trick() -> None:
 
 
 def test_not_in_play_phase_is_refused() -> None:
-    t = Table.deal("dreierschnapsen", seed=1)
+    t = TableGame.deal("dreierschnapsen", seed=1)
     with pytest.raises(ValueError, match="card play"):
         solve(t)
-    assert TableAction.parse("cut") in t.legal_actions()
+    assert Action.parse("cut") in t.legal_actions()

@@ -49,6 +49,32 @@ def test_legal_actions_from_the_view() -> None:
     assert game.view(0).is_my_turn and not game.view(1).is_my_turn
 
 
+def test_view_carries_the_legal_actions_generated_once() -> None:
+    """issue 11: a bot on a view costs one generation per decision: the view's ``legal`` is the
+    game's own cached tuple, which apply() then checks the chosen action against."""
+    game = Game.deal("schnapsen", seed=3)
+    while not game.is_over:
+        p = game.to_move
+        view, other = game.view(p), game.view(1 - p)
+        assert list(view.legal) == game.legal_actions() == view.legal_actions()
+        assert view.legal == view.compute_legal() and other.legal == () == other.compute_legal()
+        assert view.legal is game.legal_tuple()
+        game.apply(view.legal[-1])
+    assert game.view(0).legal == game.view(1).legal == ()
+
+
+def test_view_fields_are_built_in_field_order() -> None:
+    """player_view builds the named tuple positionally (for speed): every field lands in its place."""
+    game = Game.deal("sechsundsechzig", seed=5)
+    apply_all(game, " ".join(a.token for a in game.legal_actions()[:1]))
+    view = game.view(0)
+    assert len(view) == len(PlayerView._fields)
+    assert view == PlayerView(**{name: getattr(view, name) for name in PlayerView._fields})
+    assert view.hand == tuple(game.hands[0]) and view.talon_size == len(game.talon)
+    assert view.lead == game.lead and view.played == frozenset({game.lead})
+    assert view.tricks_won == (0, 0) and view.augen == (0, 0) and view.first_lead_done
+
+
 def test_marriage_partner_becomes_known() -> None:
     """seeds/000: an Ansage shows "König und Dame bzw. König und Ober"; the one not led stays known."""
     game = opening()

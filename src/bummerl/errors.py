@@ -61,7 +61,7 @@ class Rule(enum.Enum):
     MARRIAGE = ("Ansage", "seeds/000: 'Besitzt ein Spieler König und Dame bzw. König und Ober von einer Farbe'")
     DECLARE = ("Ausmelden", "seeds/000: 'Hat ein Spieler nach Gewinn eines Stichs oder einer Ansage 66 ... erreicht'")
     NOT_AVAILABLE = ("not available", "the variant has no such action")
-    # ---- three- and four-player games (bummerl.table) ----
+    # ---- three- and four-player games (bummerl.table_game) ----
     DEAL = (
         "Abheben oder Klopfen",
         "seeds/004: 'Der Spieler zu seiner Rechten kann entweder abheben oder nur auf den Kartenstapel klopfen.'",

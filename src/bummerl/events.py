@@ -123,12 +123,24 @@ class Declare(NamedTuple):
 
 
 class GameEnd(NamedTuple):
-    """The game is over with ``result`` (a two-player ``GameResult`` or a table game's ``TableResult``)."""
+    """The game of ``players`` seats is over with ``result`` (a two-player ``GameResult``, a ``TableResult``).
+
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("dreierschnapsen", seed=1)
+    >>> while not game.is_over:
+    ...     events = game.apply(game.legal_actions()[0])
+    >>> end = events[-1].to_json(None)
+    >>> end["type"], len(end["result"]["points_by_seat"])
+    ('game_end', 3)
+    """
 
     result: Any
+    players: int = 2
 
     def to_json(self, seat: int | None) -> dict[str, Any]:
-        return {"type": "game_end", "result": self.result.to_json()}
+        from bummerl.view_json import result_to_json  # the result's JSON is the bot protocol's (docs/protocol.md)
+
+        return {"type": "game_end", "result": result_to_json(self.result, self.players)}
 
 
 # ------------------------------------------------------------------- the two-player talon

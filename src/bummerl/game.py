@@ -43,10 +43,10 @@ from bummerl.actions import Action
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import BummerlError, IllegalActionError, Refusal, Rule, UnknownVariantError
 from bummerl.rng import SplitMix64
+from bummerl.variants.base import Variant
 
 if TYPE_CHECKING:
     from bummerl.events import Event
-    from bummerl.variants.base import Variant
 
 __all__ = ["DEFAULT_DEALER", "Game"]
 
@@ -209,6 +209,8 @@ class Game(abc.ABC):
 
 
 def _variant(variant: Variant | str) -> Variant:
+    if isinstance(variant, Variant):
+        return variant  # the common case in self-play: no lookup, no import machinery on every deal
     from bummerl.variants import find_variant
 
     return find_variant(variant)

@@ -88,25 +88,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_declare_schnorps": ("Weglegen (66 erreicht)", "lay down (Weglegen: 66 reached)"),
     "menu_declare_marriage": ("{value} in {suit} ansagen und ausmelden", "announce {value} in {suit} and declare"),
     # --- what happened
-    "bot_leads": ("Computer spielt {card} aus.", "Computer leads {card}."),
-    "bot_follows": ("Computer gibt {card} zu.", "Computer plays {card}."),
     "you_lead": ("Du spielst {card} aus.", "You lead {card}."),
     "you_follow": ("Du gibst {card} zu.", "You play {card}."),
     "marriage_announced": ("{who_cap} {verb} {value} in {suit} an.", "{who_cap} {verb} {value} in {suit}."),
     "verb_announce_you": ("sagst", "announce"),
     "verb_announce_bot": ("sagt", "announces"),
     "exchanged_you": ("Du tauschst {low} gegen {card}.", "You exchange {low} for {card}."),
-    "exchanged_bot": ("Computer tauscht {low} gegen {card}.", "Computer exchanges {low} for {card}."),
     "closed_you": (
         "Du drehst zu: ab jetzt Farb- und Stichzwang.",
         "You close the talon: from now on follow suit and win if you can.",
     ),
-    "closed_bot": (
-        "Computer dreht zu: ab jetzt Farb- und Stichzwang.",
-        "Computer closes the talon: from now on follow suit and win if you can.",
-    ),
     "declared_you": ("Du sagst: Genug!", "You say: Genug!"),
-    "declared_bot": ("Computer sagt: Genug!", "Computer says: Genug!"),
     "you_took_trick": ("Du nimmst den Stich.", "You take the trick."),
     "other_took_trick": ("{who} nimmt den Stich.", "{who} takes the trick."),
     "trick_line": ("Stich: {cards}. ", "Trick: {cards}. "),
@@ -207,7 +199,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "illegal": ("Das geht nicht ({rule}). Erlaubt: {allowed}", "Not allowed ({rule}). Allowed: {allowed}"),
     "not_possible": ("Das ist jetzt nicht möglich. Erlaubt: {allowed}", "That is not possible now. Allowed: {allowed}"),
     "eof": ("Eingabe beendet – das Spiel wird abgebrochen.", "Input closed – the game is abandoned."),
-    "quit_confirm": ("Wirklich beenden? (j/n): ", "Really quit? (y/n): "),
     "save_offer": (
         "Partie speichern? Dateiname eingeben (leer: nicht speichern): ",
         "Save the match? Enter a file name (empty: don't save): ",
@@ -225,6 +216,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # --- bummerl play, every variant: who, the events, the table games' table and match
     "seat": ("Platz {n}", "seat {n}"),
     "Seat": ("Platz {n}", "Seat {n}"),
+    # A record's seats, told to nobody in particular.
+    "player": ("Spieler {n}", "player {n}"),
+    "Player": ("Spieler {n}", "Player {n}"),
     "other_leads": ("{who} spielt {card} aus.", "{who} leads {card}."),
     "other_follows": ("{who} gibt {card} zu.", "{who} plays {card}."),
     "other_draws": ("{who} zieht {card}.", "{who} draws {card}."),
@@ -289,39 +283,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_words": ("n nein no", "n no nein"),
     # --- replay
     "replay_game": (
-        "=== Spiel {n}: {variant} · Geber: Spieler {dealer} ===",
-        "=== Game {n}: {variant} · dealer: player {dealer} ===",
+        "=== Spiel {n}: {variant} · Geber: {dealer} ===",
+        "=== Game {n}: {variant} · dealer: {dealer} ===",
     ),
-    "replay_hand": ("Spieler {p}: {cards}", "Player {p}: {cards}"),
+    "replay_hand": ("{who}: {cards}", "{who}: {cards}"),
     "replay_trump": ("Atout: {suit} (aufgeschlagen: {card})", "Trump: {suit} (face-up card: {card})"),
     "replay_talon": ("Talon (in Ziehreihenfolge): {cards}", "Talon (in draw order): {cards}"),
-    "replay_trick": (
-        "Stich {n}: Spieler {leader} {lead} – Spieler {other} {follow} → Spieler {winner}",
-        "Trick {n}: player {leader} {lead} – player {other} {follow} → player {winner}",
-    ),
     "replay_draws": ("  gezogen: {items}", "  drawn: {items}"),
-    "replay_player": ("Spieler {p}", "player {p}"),
-    "replay_player_start": ("Spieler {p}", "Player {p}"),
-    "replay_trick_cards": ("Stich {n}: {cards} → Spieler {winner}", "Trick {n}: {cards} → player {winner}"),
+    "replay_trick_cards": ("Stich {n}: {cards} → {winner}", "Trick {n}: {cards} → {winner}"),
     "replay_talon_lying": ("Talon: {cards}", "Talon: {cards}"),
-    "replay_marriage": ("Spieler {p} sagt {value} in {suit} an.", "Player {p} announces {value} in {suit}."),
-    "replay_exchange": ("Spieler {p} tauscht {low} gegen {card}.", "Player {p} exchanges {low} for {card}."),
-    "replay_close": ("Spieler {p} dreht zu.", "Player {p} closes the talon."),
-    "replay_declare": ("Spieler {p} meldet sich aus (Genug!).", "Player {p} declares (Genug!)."),
     "replay_result": ("Ergebnis: {text}", "Result: {text}"),
     "replay_result_text": (
-        "Spieler {winner} gewinnt {points} ({reason}); Augen {a0}:{a1}",
-        "player {winner} wins {points} ({reason}); Augen {a0}:{a1}",
+        "{winner} gewinnt {points} ({reason}); Augen {a0}:{a1}",
+        "{winner} wins {points} ({reason}); Augen {a0}:{a1}",
     ),
     "replay_unfinished": ("(Spiel nicht beendet)", "(game not finished)"),
     "replay_stand": ("keiner gewinnt ({reason}); Augen {a0}:{a1}", "nobody wins ({reason}); Augen {a0}:{a1}"),
     "replay_match_end_bummerl": (
-        "Bummerl: Spieler {winner} gewinnt; Stand (von 7 abwärts) {s0}:{s1}.{schneider}",
-        "Bummerl: player {winner} wins; score (counting down from 7) {s0}:{s1}.{schneider}",
+        "Bummerl: {winner} gewinnt; Stand (von 7 abwärts) {s0}:{s1}.{schneider}",
+        "Bummerl: {winner} wins; score (counting down from 7) {s0}:{s1}.{schneider}",
     ),
     "replay_match_end_marken": (
-        "Partie: Spieler {winner} gewinnt mit {s0}:{s1} Marken.",
-        "Match: player {winner} wins, {s0}:{s1} in Marken.",
+        "Partie: {winner} gewinnt mit {s0}:{s1} Marken.",
+        "Match: {winner} wins, {s0}:{s1} in Marken.",
     ),
     "replay_schneider": (" Schneider!", " Schneider!"),
     "reason_declared": ("ausgemeldet", "declared"),
@@ -331,11 +315,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reason_last_trick": ("letzter Stich", "last trick"),
     "reason_stand": ("Spiel steht", "the game stands"),
     "reason_redeal": ("neu gegeben", "dealt again"),
-    # --- selfplay
-    "selfplay_header": (
-        "{games} Spiele {variant}, Seed {seed}, {seconds:.2f} s",
-        "{games} games of {variant}, seed {seed}, {seconds:.2f} s",
-    ),
 }
 
 _UNITS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {

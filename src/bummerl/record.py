@@ -194,9 +194,6 @@ class GameRecord:
         """
         return cls._of(game, {k: str(v) for k, v in tags.items()}, comments)
 
-    #: The name :class:`TableGameRecord` had for :meth:`from_game`; kept while its callers move.
-    from_table = from_game
-
     @classmethod
     def _of(cls, game: Game, tags: Mapping[str, str], comments: Iterable[tuple[int, str]] = ()) -> GameRecord:
         if not game.deck:

@@ -13,7 +13,9 @@ Bummerl uses its own tiny, fully specified generator:
 * ``shuffle``: Fisher–Yates from the last position down: for ``i`` from
   ``len-1`` to ``1``, swap ``i`` with ``below(i + 1)``.
 * ``derive(seed, *path)``: a child seed, one SplitMix64 output per path element
-  mixed into the state, used to give every game of a match its own seed.
+  mixed into the state, used to give every game of a match its own seed
+  (``extend_seed`` goes on from a derived seed: the same result, the common
+  part of many paths mixed once).
   SplitMix64 is a bijection, so a child seed gives its parent away: use it where
   every seed may be known (self-play, arenas, practice).
 * ``keyed_seed(key, *path)``: a child seed that gives nothing away, the first 8
@@ -27,6 +29,8 @@ Bummerl uses its own tiny, fully specified generator:
 16294208416658607535
 >>> cards = list(range(5)); SplitMix64(42).shuffle(cards); cards
 [1, 2, 0, 4, 3]
+>>> rng = SplitMix64(3); [rng.below(n) for n in (1, 2, 20, 100, 2**63 + 1)]  # the last one rejects draws
+[0, 1, 9, 47, 3992596847233833366]
 
 This module has no other dependencies and no global state.
 """
@@ -37,13 +41,17 @@ import hashlib
 import hmac
 from typing import TypeVar
 
-__all__ = ["SplitMix64", "derive_key", "derive_seed", "key_commitment", "keyed_seed"]
+__all__ = ["SplitMix64", "derive_key", "derive_seed", "extend_seed", "key_commitment", "keyed_seed"]
 
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
+#: ``below(n)`` rejects outputs at or above the largest multiple of ``n`` below 2**64;
+#: that limit for each small ``n`` (a shuffle's and a bot's), computed once.
+_SMALL = 64
+_LIMITS: tuple[int, ...] = (0, *(_SPAN - _SPAN % n for n in range(1, _SMALL)))
 T = TypeVar("T")
 
 
@@ -69,32 +77,37 @@ class SplitMix64:
         """A uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        limit = _SPAN - _SPAN % n
         # next_u64() written out: this is called at every shuffle step and bot choice.
-        state = self.state
-        while True:
+        state = (self.state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        x = z ^ (z >> 31)
+        limit = _LIMITS[n] if n < _SMALL else _SPAN - _SPAN % n
+        while x >= limit:  # rejected (for small n about once in 2**59 draws): draw again
             state = (state + _GAMMA) & _MASK
             z = ((state ^ (state >> 30)) * _M1) & _MASK
             z = ((z ^ (z >> 27)) * _M2) & _MASK
             x = z ^ (z >> 31)
-            if x < limit:
-                self.state = state
-                return x % n
+        self.state = state
+        return x % n
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates, last position first)."""
         # below(i + 1) written out (the same stream): a deal is a shuffle, and self-play deals all the time.
         state = self.state
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _SPAN - _SPAN % n
-            while True:
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            x = z ^ (z >> 31)
+            limit = limits[n] if n < _SMALL else _SPAN - _SPAN % n
+            while x >= limit:
                 state = (state + _GAMMA) & _MASK
                 z = ((state ^ (state >> 30)) * _M1) & _MASK
                 z = ((z ^ (z >> 27)) * _M2) & _MASK
                 x = z ^ (z >> 31)
-                if x < limit:
-                    break
             j = x % n
             items[i], items[j] = items[j], items[i]
         self.state = state
@@ -105,12 +118,33 @@ def derive_seed(seed: int, *path: int) -> int:
 
     >>> derive_seed(7, 0) != derive_seed(7, 1)
     True
+    >>> derive_seed(7, 0x424F5453, 3, 1)  # SplitMix64 written out below: the same stream
+    5762341947385438058
     """
-    rng = SplitMix64(seed)
-    out = rng.next_u64()
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
+    # SplitMix64(seed).next_u64(), written out: self-play and the arena derive seeds for every game.
+    z = ((seed & _MASK) + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * _M1) & _MASK
+    z = ((z ^ (z >> 27)) * _M2) & _MASK
+    return extend_seed(z ^ (z >> 31), *path)
+
+
+def extend_seed(derived: int, *path: int) -> int:
+    """The child seed for ``path`` of a seed that :func:`derive_seed` made:
+    ``derive_seed(s, *a, *b) == extend_seed(derive_seed(s, *a), *b)``, so a loop
+    over games mixes the common part of the path once, not once per game.
+
+    >>> extend_seed(derive_seed(7, 0x424F5453), 3, 1) == derive_seed(7, 0x424F5453, 3, 1)
+    True
+    """
+    out = derived
     for p in path:
-        rng = SplitMix64(out ^ (p & _MASK))
-        out = rng.next_u64()
+        # SplitMix64(out ^ p).next_u64(), written out.
+        z = ((out ^ (p & _MASK)) + _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        out = z ^ (z >> 31)
     return out
 
 

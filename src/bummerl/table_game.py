@@ -49,8 +49,7 @@ import enum
 from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bummerl.actions import DOUBLE_NAMES, ActionKind
-from bummerl.actions import Action as TableAction
+from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value
 from bummerl.errors import IllegalActionError, Refusal, Rule
 from bummerl.events import (
@@ -81,15 +80,15 @@ if TYPE_CHECKING:
 __all__ = ["Phase", "TableEndReason", "TableGame", "TableResult", "TableTrick"]
 
 _K = ActionKind
-_CUT = TableAction.cut()
-_KNOCK = TableAction.knock()
-_TURN = TableAction.turn_trump()
-_PASS = TableAction.pass_()
-_DECLARE = TableAction.declare()
-_TAKE_TALON = TableAction.take_talon()
-_SKIP_TALON = TableAction.skip_talon()
-_CALLS = tuple(TableAction.call_trump(s) for s in Suit)
-_DOUBLES = tuple(TableAction.double(level) for level in range(1, len(DOUBLE_NAMES) + 1))
+_CUT = Action.cut()
+_KNOCK = Action.knock()
+_TURN = Action.turn_trump()
+_PASS = Action.pass_()
+_DECLARE = Action.declare()
+_TAKE_TALON = Action.take_talon()
+_SKIP_TALON = Action.skip_talon()
+_CALLS = tuple(Action.call_trump(s) for s in Suit)
+_DOUBLES = tuple(Action.double(level) for level in range(1, len(DOUBLE_NAMES) + 1))
 _STRICT = FollowRules.STRICT
 # Enum members are looked up through the enum's metaclass, about four times as
 # slow as a module global on CPython 3.11; the generator asks the rules below on
@@ -116,7 +115,7 @@ class Phase(enum.Enum):
 
 
 #: The kinds of action each phase takes, with the rule and the reason that
-#: refuse any other kind (the phase gate of :meth:`Table.refusal`).
+#: refuse any other kind (the phase gate of :meth:`TableGame.refusal`).
 _PHASE_KINDS: dict[Phase, tuple[frozenset[ActionKind], Rule, str]] = {
     Phase.CUT: (frozenset({_K.CUT, _K.KNOCK}), Rule.DEAL, "the player right of the dealer cuts or knocks first"),
     Phase.TRUMP: (frozenset({_K.CALL_TRUMP, _K.TURN_TRUMP}), Rule.TRUMP_CALL, "Vorhand calls trump first"),
@@ -227,7 +226,7 @@ class TableGame(Game):
     #: The card turned up by Aufschlagen, if Vorhand turned one.
     turned_card: Card | None
     #: The bidding so far: ``(seat, action)``.
-    bids: list[tuple[int, TableAction]]
+    bids: list[tuple[int, Action]]
     passed: set[int]
     #: The highest bid so far: ``(contract, seat)``.
     high: tuple[Contract, int] | None
@@ -254,7 +253,7 @@ class TableGame(Game):
     #: Cards of each hand that every player knows (shown marriages, the turned
     #: trump card, a claim, a redeal's Unter).
     known: list[set[Card]]
-    actions: list[TableAction]
+    actions: list[Action]
     result: TableResult | None
 
     def __init__(self, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> None:
@@ -303,7 +302,7 @@ class TableGame(Game):
         self.known = [set() for _ in range(n)]
         self.actions = []
         self.result = None
-        self._legal: list[TableAction] | None = None
+        self._legal: list[Action] | None = None
         #: The events of the action being applied (see the class docstring).
         self._events: list[Event] = []
 
@@ -412,7 +411,7 @@ class TableGame(Game):
         return self._bid_right_refusal(seat, contract) is None
 
     # ------------------------------------------------------------- generation
-    def legal_actions(self) -> list[TableAction]:
+    def legal_actions(self) -> list[Action]:
         """The legal actions of :attr:`to_move` (empty once the game is over)."""
         legal = self._legal
         if legal is None:
@@ -420,7 +419,7 @@ class TableGame(Game):
             self._legal = legal
         return legal
 
-    def _generate(self) -> list[TableAction]:
+    def _generate(self) -> list[Action]:
         """The candidate actions of the phase that pass their rule functions, in menu order."""
         phase = self.phase
         p = self.to_move
@@ -435,7 +434,7 @@ class TableGame(Game):
         if phase is Phase.BIDDING:
             # _bid_refusal's two rules, the cheap auction order first: most contracts fail it.
             bids = [
-                TableAction.bid(c.name)
+                Action.bid(c.name)
                 for c in self.variant.contracts
                 if self._auction_refusal(p, c) is None and self._bid_right_refusal(p, c) is None
             ]
@@ -446,21 +445,21 @@ class TableGame(Game):
                 return [_TAKE_TALON, _SKIP_TALON]
             if step == "raise":
                 raises = [c for c in self.variant.contracts if self._raise_refusal(p, c) is None]
-                return [TableAction.bid(c.name) for c in raises] + [_PASS]
-            return [TableAction.discard(c) for c in self.hands[p]]
+                return [Action.bid(c.name) for c in raises] + [_PASS]
+            return [Action.discard(c) for c in self.hands[p]]
         # DOUBLING: the candidate is the step after the current one.
         level = self.doubling + 1
         return [_DOUBLES[level - 1], _PASS] if self._double_refusal(level) is None else [_PASS]
 
-    def _play_actions(self, p: int) -> list[TableAction]:
+    def _play_actions(self, p: int) -> list[Action]:
         hand = self.hands[p]
         c = self.contract
         assert c is not None
         if self.trick:
             cards = [card for _, card in self.trick]
             allowed = legal_follows(hand, cards, self.play_trump, _STRICT, True, c.order)
-            return [TableAction.play(x) for x in allowed]
-        actions = [TableAction.play(x) for x in hand]
+            return [Action.play(x) for x in allowed]
+        actions = [Action.play(x) for x in hand]
         suits: list[Suit] = []
         # The marriages the hand holds, if the contract and the moment allow any
         # (the three parts of _marriage_refusal).
@@ -469,10 +468,10 @@ class TableGame(Game):
             held = set(hand)
             suits = [k.suit for k in hand if k.rank == _KING and self._marriage_cards_refusal(held, k.suit) is None]
         for s in suits:
-            actions.append(TableAction.marriage(CARDS[s * 8 + _KING]))
-            actions.append(TableAction.marriage(CARDS[s * 8 + _OBER]))
+            actions.append(Action.marriage(CARDS[s * 8 + _KING]))
+            actions.append(Action.marriage(CARDS[s * 8 + _OBER]))
         if suits and self._genug_refusal(with_marriage=True) is None:
-            actions += [TableAction.declare(s) for s in suits]
+            actions += [Action.declare(s) for s in suits]
         if self._genug_refusal(with_marriage=False) is None:
             actions.append(_DECLARE)
         return actions
@@ -483,10 +482,10 @@ class TableGame(Game):
     # refusal() reports what they return; the order of the checks inside a
     # method decides the reason given when several conditions fail.
 
-    def refusal(self, action: TableAction | str) -> Refusal | None:
+    def refusal(self, action: Action | str) -> Refusal | None:
         """The rule ``action`` breaks now and why, or ``None`` if it is legal."""
         if isinstance(action, str):
-            action = TableAction.parse(action)
+            action = Action.parse(action)
         phase = self.phase
         if phase is Phase.OVER:
             return _GAME_OVER
@@ -507,7 +506,7 @@ class TableGame(Game):
             return None if kind is _K.PASS else self._double_refusal(action.level)
         return None  # CUT: cut or knock
 
-    def _trump_call_refusal(self, p: int, action: TableAction) -> Refusal | None:
+    def _trump_call_refusal(self, p: int, action: Action) -> Refusal | None:
         """seeds/004: "Es muß eine Farbe sein, von der Vorhand mindestens eine Karte in
         der Hand hält" — of the first three cards, the only ones Vorhand has seen."""
         first = self.first_three[p]
@@ -523,7 +522,7 @@ class TableGame(Game):
             return Rule.BIDDING, "Vorhand opens the bidding and may not pass"
         return None
 
-    def _bid_action_refusal(self, p: int, action: TableAction) -> Refusal | None:
+    def _bid_action_refusal(self, p: int, action: Action) -> Refusal | None:
         """A bid, in the bidding or as a raise after the talon: the contract must exist."""
         assert action.contract is not None
         try:
@@ -595,7 +594,7 @@ class TableGame(Game):
             return "choice"
         return "raise" if self._raise_pending else "discard"
 
-    def _talon_refusal(self, p: int, action: TableAction) -> Refusal | None:
+    def _talon_refusal(self, p: int, action: Action) -> Refusal | None:
         """Dreierschnapsen's talon: take it up or leave it (option ``may_skip_talon``),
         lay two cards away, then raise or pass (option ``raise_after_talon``)."""
         kinds, rule, why = _TALON_STEPS[self._talon_step()]
@@ -618,7 +617,7 @@ class TableGame(Game):
         names = ", ".join(DOUBLE_NAMES[: v.max_doubling])
         return Rule.DOUBLING, f"{step} is not the next step (doubling so far: {self.doubling}; steps allowed: {names})"
 
-    def _play_refusal(self, p: int, action: TableAction) -> Refusal | None:
+    def _play_refusal(self, p: int, action: Action) -> Refusal | None:
         """A card, a marriage or "Genug" in the play phase."""
         hand = self.hands[p]
         kind = action.kind
@@ -688,23 +687,23 @@ class TableGame(Game):
         return None
 
     # ---------------------------------------------------------- generic triple
-    def can_apply(self, action: TableAction | str) -> bool:
+    def can_apply(self, action: Action | str) -> bool:
         """Whether ``action`` is legal now."""
         if isinstance(action, str):
-            action = TableAction.parse(action)
+            action = Action.parse(action)
         return action in self.legal_actions()
 
-    def verify(self, action: TableAction | str) -> None:
+    def verify(self, action: Action | str) -> None:
         """Raise :class:`IllegalActionError` naming the broken rule, unless legal."""
         if isinstance(action, str):
-            action = TableAction.parse(action)
+            action = Action.parse(action)
         if action not in self.legal_actions():
             raise self._refuse(action)
 
-    def apply(self, action: TableAction | str) -> tuple[Event, ...]:
+    def apply(self, action: Action | str) -> tuple[Event, ...]:
         """Do ``action`` (an :class:`Action` or its token) and return what happened, or raise without change."""
         if isinstance(action, str):
-            action = TableAction.parse(action)
+            action = Action.parse(action)
         if action not in self.legal_actions():
             raise self._refuse(action)
         p = self.to_move
@@ -770,14 +769,14 @@ class TableGame(Game):
 
     # ------------------------------------------- named triples of the table games
     def can_bid(self, contract: str) -> bool:
-        return self.can_apply(TableAction.bid(contract))
+        return self.can_apply(Action.bid(contract))
 
     def verify_bid(self, contract: str) -> None:
-        self.verify(TableAction.bid(contract))
+        self.verify(Action.bid(contract))
 
     def bid(self, contract: str) -> tuple[Event, ...]:
         """Bid ``contract`` (a name of :attr:`TableVariant.contracts`)."""
-        return self.apply(TableAction.bid(contract))
+        return self.apply(Action.bid(contract))
 
     def can_pass(self) -> bool:
         return self.can_apply(_PASS)
@@ -796,12 +795,12 @@ class TableGame(Game):
         """Raise unless the next doubling step is possible now (up to ``max_doubling``)."""
         if self.phase is not Phase.DOUBLING or self._double_refusal(self.doubling + 1) is not None:
             raise IllegalActionError(Rule.DOUBLING, "doubling is not possible now")
-        self.verify(TableAction.double(self.doubling + 1))
+        self.verify(Action.double(self.doubling + 1))
 
     def double(self) -> tuple[Event, ...]:
         """Say the next doubling step (Kontra, Rekontra, Subkontra)."""
         self.verify_double()
-        return self.apply(TableAction.double(self.doubling + 1))
+        return self.apply(Action.double(self.doubling + 1))
 
     # ------------------------------------------------------------- doing it
     def _cut(self, knock: bool) -> None:
@@ -859,7 +858,7 @@ class TableGame(Game):
         self.known[self.vorhand].add(card)
         self._set_trump(card.suit, card)
 
-    def _bid(self, p: int, contract: Contract, action: TableAction) -> None:
+    def _bid(self, p: int, contract: Contract, action: Action) -> None:
         self._events.append(Bid(p, contract.name))
         self.bids.append((p, action))
         self.high = (contract, p)
@@ -940,7 +939,7 @@ class TableGame(Game):
             else:
                 self._start_doubling()
 
-    def _raise(self, p: int, contract: Contract, action: TableAction) -> None:
+    def _raise(self, p: int, contract: Contract, action: Action) -> None:
         self._events += [Bid(p, contract.name), ContractEvent(contract.name, p)]
         self.bids.append((p, action))
         self._raise_pending = False
@@ -1101,10 +1100,10 @@ class TableGame(Game):
         self.result = result
         self.phase = Phase.OVER
         self._legal = []
-        self._events.append(GameEnd(result))
+        self._events.append(GameEnd(result, self.variant.players))
 
     # ---------------------------------------------------------------- errors
-    def _refuse(self, action: TableAction) -> IllegalActionError:
+    def _refuse(self, action: Action) -> IllegalActionError:
         """The error for an action that is not among the legal actions."""
         why = self.refusal(action)
         if why is None:  # pragma: no cover - the same rule methods generate legal_actions()

@@ -1,47 +1,58 @@
-"""Plain-text rendering of views, actions and results for the terminal front end.
+"""The words of the terminal: the table, the menu and the story of a game, in German or English.
 
-Everything here builds strings from what one player may know — a
-:class:`~bummerl.view.PlayerView`, the actions and a finished game's result —
-in the player's chosen card faces and language.
+Two commands tell games: ``bummerl play`` tells each action live to the
+player at the keyboard, ``bummerl replay`` tells a record to whoever reads
+it.  Both tell the events that :meth:`bummerl.game.Game.apply` returns, with
+one :class:`Narrator`; what differs between them is data, not a second class:
+
+- :class:`Words` names the seats from the listener's side ("You",
+  "Computer", "Seat 2"), or, told to nobody in particular (``seat=None``), as
+  a record's players ("Player 1 (anna)");
+- ``public`` says whether the story is a record, which hides nothing and is
+  read a trick a line, or a game followed card by card as one seat may see it
+  (then :meth:`Event.to_json <bummerl.events.Play.to_json>` with that seat
+  decides whether a drawn card, a taken-up talon or a card laid away is named,
+  so nothing here decides a secret of its own).
+
+The narrator lives here rather than in :mod:`bummerl.commands.play_text`
+because two commands share it: a command module does not import another's
+words, and this module is the front end's one place for sentences about a game
+(with :func:`marriage_word` and the results).  It also draws a two-player
+game's table and menu for ``bummerl play`` (:func:`render_view`,
+:func:`menu_label`); ``play_text`` keeps the table games' and the cards a player
+may type.
 
 >>> from bummerl.game import Game
->>> from bummerl.i18n import Messages
 >>> game = Game.deal("schnapsen", seed=4)
->>> view = game.view(0)
->>> [a.token for a in menu_actions(view)][:3] == [c.code for c in sort_hand(view.hand, view.trump)][:3]
-True
->>> print(render_view(view, Messages("en"), "french")[0])  # doctest: +ELLIPSIS
+>>> print(render_view(game.view(0), Messages("en"), "french")[0])  # doctest: +ELLIPSIS
 Trump: ... · face-up card: ... · talon: 9 cards
 
-No function here looks at a :class:`~bummerl.game.Game`'s hidden state: views
-and results only — except :class:`RecordNarrator`, which tells a *record*, and a
-record hides nothing: it shows every hand, the talon and each card laid away.
+Nothing here reads a :class:`~bummerl.game.Game`: views, events and results
+only.  The cards dealt in a record are shown by ``bummerl replay`` itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bummerl import events as ev
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
 from bummerl.cards import Card, Suit, marriage_value, sort_hand
-from bummerl.game import Game
 from bummerl.i18n import Messages
+from bummerl.table_game import TableResult
 from bummerl.variants import EndReason, GameResult, TableVariant, Variant
 from bummerl.view import PlayerView
 
 __all__ = [
-    "RecordNarrator",
-    "describe_action",
-    "marriage_value",
+    "Narrator",
+    "Words",
     "marriage_word",
-    "menu_actions",
     "menu_label",
-    "reason_word",
+    "record_result",
     "render_view",
     "result_sentence",
-    "sort_hand",
 ]
 
 
@@ -50,15 +61,6 @@ def marriage_word(value: int, msgs: Messages) -> str:
     if msgs.lang == "de":
         return "Vierziger" if value == 40 else "Zwanziger"
     return str(value)
-
-
-def menu_actions(view: PlayerView) -> list[Action]:
-    """The legal actions in menu order: card plays in hand order (trumps first), then the rest."""
-    legal = view.legal_actions()
-    order = {c: i for i, c in enumerate(sort_hand(view.hand, view.trump))}
-    plays = sorted((a for a in legal if a.kind is ActionKind.PLAY), key=lambda a: order[a.card])  # type: ignore[index]
-    others = [a for a in legal if a.kind is not ActionKind.PLAY]
-    return plays + others
 
 
 def _is_schnorps(view: PlayerView) -> bool:
@@ -86,48 +88,6 @@ def menu_label(action: Action, view: PlayerView, msgs: Messages, faces: str) -> 
         word = marriage_word(marriage_value(action.suit, view.trump), msgs)
         return msgs("menu_declare_marriage", value=word, suit=action.suit.name_in(faces, lang))
     return msgs("menu_declare_schnorps" if _is_schnorps(view) else "menu_declare")
-
-
-def describe_action(
-    action: Action,
-    by_you: bool,
-    leading: bool,
-    trump: Suit,
-    msgs: Messages,
-    faces: str,
-    exchange: tuple[Card, Card] | None = None,
-) -> list[str]:
-    """Sentences telling what a player did (``exchange`` = (low trump, card taken))."""
-    lang = msgs.lang
-    kind = action.kind
-    lines: list[str] = []
-    if kind in (ActionKind.MARRIAGE, ActionKind.DECLARE) and action.suit is not None:
-        suit = action.suit
-        value = marriage_word(marriage_value(suit, trump), msgs)
-        who = msgs("You") if by_you else msgs("Computer")
-        verb = msgs("verb_announce_you") if by_you else msgs("verb_announce_bot")
-        lines.append(msgs("marriage_announced", who_cap=who, verb=verb, value=value, suit=suit.name_in(faces, lang)))
-    if kind in (ActionKind.PLAY, ActionKind.MARRIAGE):
-        assert action.card is not None
-        name = action.card.name(faces, lang)
-        if by_you:
-            lines.append(msgs("you_lead" if leading else "you_follow", card=name))
-        else:
-            lines.append(msgs("bot_leads" if leading else "bot_follows", card=name))
-    elif kind is ActionKind.EXCHANGE:
-        low, taken = exchange if exchange is not None else (None, None)
-        lines.append(
-            msgs(
-                "exchanged_you" if by_you else "exchanged_bot",
-                low=low.name(faces, lang) if low else "?",
-                card=taken.name(faces, lang) if taken else "?",
-            )
-        )
-    elif kind is ActionKind.CLOSE:
-        lines.append(msgs("closed_you" if by_you else "closed_bot"))
-    elif kind is ActionKind.DECLARE:
-        lines.append(msgs("declared_you" if by_you else "declared_bot"))
-    return lines
 
 
 def render_view(view: PlayerView, msgs: Messages, faces: str) -> list[str]:
@@ -204,194 +164,264 @@ def result_sentence(result: GameResult, me: int, msgs: Messages, by_66: bool = F
     return msgs("result_last_trick_you" if you_won else "result_last_trick_bot", points=points)
 
 
-def reason_word(reason: EndReason, msgs: Messages) -> str:
-    """A short name of how a game ended."""
-    return msgs("reason_" + reason.value)
+# ------------------------------------------------------------------ the story of a game
+@dataclasses.dataclass(frozen=True)
+class Words:
+    """The sentences of one language and card faces, and the names of the seats.
 
+    ``seat`` is the player the text is told to ("you"); the others are "the
+    computer" when there is one, else "seat 2".  Told to nobody in particular
+    (``seat=None``: a record), every seat is a player: "player 2".  ``names``
+    are the players' names by seat (a record's ``SeatN`` tags; ``?`` or empty:
+    no name), shown after the number.
 
-class RecordNarrator:
-    """Tells a recorded game of any variant from the events of its replay, every card shown.
-
-    A record is public, so nothing is hidden: the hands as dealt, the talon,
-    every card drawn, taken up or laid away.  :meth:`deal` tells the cards
-    dealt before the first action (the two-player games; a table game deals at
-    its cut or knock, an event), :meth:`tell` the events of one action
-    (:meth:`bummerl.game.Game.apply`), :meth:`end` an unfinished game's last
-    words.  It counts the tricks and remembers the contract and the doubling,
-    for the result.  ``names`` are the players' names by seat (the record's
-    ``SeatN`` tags; ``?`` or empty: no name).
-
-    >>> from bummerl.game import Game
-    >>> game = Game.deal("dreierschnapsen", seed=4, dealer=2)
-    >>> narrator = RecordNarrator(Messages("en"), "french", game.variant, {1: "anna"})
-    >>> narrator.deal(game)
-    []
-    >>> lines = narrator.tell(game.apply("knock"), game)
-    >>> lines[0], lines[2].startswith("Player 1 (anna): ")
-    ('Player 1 (anna): knock (all cards at once).', True)
+    >>> from bummerl.variants import find_variant
+    >>> words = Words(Messages("en"), "french", find_variant("dreier"), names={1: "anna"})
+    >>> words.who(1), words.whom(2), words.number(1)
+    ('Player 1 (anna)', 'player 2', '1 (anna)')
     """
 
-    def __init__(self, msgs: Messages, faces: str, variant: Variant, names: Mapping[int, str]) -> None:
-        self.msgs = msgs
-        self.faces = faces
-        self.variant = variant
-        self.names = dict(names)
-        self.tricks = 0
-        #: The contract fixed by a table game's bidding (``None``: none yet, or a two-player game).
-        self.contract: str | None = None
-        self.doubling = 0
-        self._trick: list[tuple[int, Card]] = []
+    msgs: Messages
+    faces: str
+    variant: Variant
+    seat: int | None = None
+    names: Mapping[int, str] = dataclasses.field(default_factory=dict)
 
-    # ------------------------------------------------------------ words
-    def who(self, seat: int) -> str:
-        """The seat number with the player's name: ``1 (anna)``."""
-        name = self.names.get(seat, "?")
+    @property
+    def lang(self) -> str:
+        return self.msgs.lang
+
+    def __call__(self, key: str, **kwargs: object) -> str:
+        return self.msgs(key, **kwargs)
+
+    def card(self, card: Card) -> str:
+        return card.name(self.faces, self.lang)
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        return ", ".join(self.card(c) for c in cards) or "-"
+
+    def suit(self, suit: Suit) -> str:
+        return suit.name_in(self.faces, self.lang)
+
+    def is_you(self, seat: int) -> bool:
+        return seat == self.seat
+
+    def number(self, seat: int) -> str:
+        """The seat's number with the player's name, if it has one: ``1 (anna)``."""
+        name = self.names.get(seat, "")
         return str(seat) if name in ("", "?") else f"{seat} ({name})"
 
-    def _player(self, seat: int) -> str:
-        return self.msgs("replay_player", p=self.who(seat))
+    def who(self, seat: int) -> str:
+        """``seat`` at the start of a sentence: "You", "Computer", "Seat 2", "Player 2"."""
+        return self._name(seat, "You", "Computer", "Seat", "Player")
 
-    def _subject(self, seat: int) -> str:
-        return self.msgs("replay_player_start", p=self.who(seat))
+    def whom(self, seat: int) -> str:
+        """``seat`` inside a sentence: "you", "computer", "seat 2", "player 2"."""
+        return self._name(seat, "you", "computer", "seat", "player")
 
-    def _card(self, card: Card) -> str:
-        return card.name(self.faces, self.msgs.lang)
+    def _name(self, seat: int, you: str, computer: str, other: str, player: str) -> str:
+        if self.seat is None:
+            return self(player, n=self.number(seat))
+        if seat == self.seat:
+            return self(you)
+        if self.variant.players == 2:
+            return self(computer)
+        return self(other, n=self.number(seat))
 
-    def _cards(self, cards: Iterable[Card]) -> str:
-        return ", ".join(self._card(c) for c in cards) or "-"
 
-    def _suit(self, suit: Suit) -> str:
-        return suit.name_in(self.faces, self.msgs.lang)
+class Narrator:
+    """Tells the events of one game after another, as the seat of ``words`` may see them.
 
-    # ------------------------------------------------------------ the story
-    def deal(self, game: Game) -> list[str]:
-        """The hands from Vorhand on and what lies beside them, if the cards are dealt yet."""
-        if not any(game.hands):
-            return []
-        m = self.msgs
-        n = game.players
-        trump: Suit | None = getattr(game, "trump", None)  # a table game's is called after its deal
-        lines = [
-            m("replay_hand", p=self.who(p), cards=self._cards(sort_hand(game.hands[p], trump)))
-            for p in ((game.dealer + 1 + i) % n for i in range(n))
-        ]
-        talon: Sequence[Card] = getattr(game, "talon", ())
-        # The two-player games turn a trump card up under the talon, which is drawn from;
-        # a table game's trump is called later, and its talon (Dreierschnapsen) lies.
-        face_up: Card | None = getattr(game, "trump_card", None)
-        if face_up is not None:
-            lines.append(m("replay_trump", suit=self._suit(face_up.suit), card=self._card(face_up)))
-            lines.append(m("replay_talon", cards=self._cards(reversed(talon))))
-        elif talon:
-            lines.append(m("replay_talon_lying", cards=self._cards(talon)))
-        return lines
+    ``result`` tells a finished game's result (its type is the family's; by
+    default as a record tells it, :func:`record_result`).  With ``public`` the
+    story is a record's: every card is named, a card played is told with its
+    trick, the tricks are numbered and the cards drawn after a trick are told
+    in one line.  Between games call :meth:`new_game`; :attr:`trick` holds the
+    cards of the trick on the table.
 
-    def tell(self, events: Iterable[ev.Event], game: Game) -> list[str]:
-        """The lines telling the events of one action; ``game`` is the game after it (for a deal)."""
+    Told to the player of seat 0, live:
+
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("schnapsen", seed=5)
+    >>> narrator = Narrator(Words(Messages("en"), "french", game.variant, seat=0), result=lambda result: [])
+    >>> narrator.tell(game.apply("marry:Kh"))   # the value comes with the event
+    ['You announce 20 in Hearts.', 'You lead King of Hearts.']
+    >>> for line in narrator.tell(game.apply("Kc")):
+    ...     print(line)  # doctest: +ELLIPSIS
+    Computer plays King of Clubs.
+    Trick: You King of Hearts – Computer King of Clubs. You take the trick.
+    You draw ...
+
+    The computer's draw is not told: the card is the computer's secret.  At a
+    table of three or four the others are named by seat:
+
+    >>> table = Game.deal("dreierschnapsen", seed=5)
+    >>> words = Words(Messages("de"), "german", table.variant, seat=0)
+    >>> Narrator(words, result=lambda result: []).tell(table.apply("knock"))
+    ['Platz 2: klopfen (alle Karten auf einmal).']
+
+    The same game as its record tells it, to nobody in particular:
+
+    >>> game = Game.deal("schnapsen", seed=5)
+    >>> record = Narrator(Words(Messages("en"), "french", game.variant, names={0: "anna"}), public=True)
+    >>> for line in record.tell(game.apply("marry:Kh")) + record.tell(game.apply("Kc")):
+    ...     print(line)  # doctest: +ELLIPSIS
+    Player 0 (anna) announces 20 in Hearts.
+    Trick 1: player 0 (anna) King of Hearts – player 1 King of Clubs → player 0 (anna)
+      drawn: 0 (anna) ...; 1 ...
+    """
+
+    def __init__(self, words: Words, result: Callable[[Any], list[str]] | None = None, *, public: bool = False) -> None:
+        self.words = words
+        self.result = result if result is not None else lambda end: [record_result(end, words)]
+        self.public = public
+        #: The ``(seat, card)`` played to the trick on the table.
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks = 0
+
+    def new_game(self) -> None:
+        self.trick = []
+        self.tricks = 0
+
+    def tell(self, events: Sequence[ev.Event]) -> list[str]:
+        """The sentences of the events of one action."""
+        over = any(isinstance(e, ev.GameEnd) for e in events)
         lines: list[str] = []
         drawn: list[str] = []
         for event in events:
-            if isinstance(event, ev.Draw):
-                drawn.append(f"{self.who(event.seat)} {self._card(event.card)}")
+            if self.public and isinstance(event, ev.Draw):
+                drawn.append(f"{self.words.number(event.seat)} {self.words.card(event.card)}")
                 continue
-            if drawn:
-                lines.append(self.msgs("replay_draws", items="; ".join(drawn)))
-                drawn = []
-            lines += self.describe(event)
-            if isinstance(event, ev.Cut | ev.Knock):
-                lines += self.deal(game)
-        if drawn:
-            lines.append(self.msgs("replay_draws", items="; ".join(drawn)))
-        return lines
+            lines += self._drawn(drawn) + self.describe(event, game_goes_on=not over)
+            drawn = []
+        return lines + self._drawn(drawn)
 
-    def describe(self, event: ev.Event) -> list[str]:
-        """The lines of one event (a card played is told with its trick)."""
-        m = self.msgs
+    def _drawn(self, drawn: list[str]) -> list[str]:
+        return [self.words("replay_draws", items="; ".join(drawn))] if drawn else []
+
+    def describe(self, event: ev.Event, game_goes_on: bool = True) -> list[str]:
+        """The sentences of one event."""
+        w = self.words
         match event:
             case ev.Play(seat, card):
-                self._trick.append((seat, card))
-                return []
+                leads = not self.trick
+                self.trick.append((seat, card))
+                if self.public:
+                    return []  # told with its trick
+                if w.is_you(seat):
+                    return [w("you_lead" if leads else "you_follow", card=w.card(card))]
+                return [w("other_leads" if leads else "other_follows", who=w.who(seat), card=w.card(card))]
             case ev.Trick(cards=cards, winner=winner):
+                self.trick = []
                 self.tricks += 1
-                self._trick = []
-                played = " – ".join(f"{self._player(s)} {self._card(c)}" for s, c in cards)
-                return [m("replay_trick_cards", n=self.tricks, cards=played, winner=self.who(winner))]
+                if self.public:
+                    played = " – ".join(f"{w.whom(s)} {w.card(c)}" for s, c in cards)
+                    return [w("replay_trick_cards", n=self.tricks, cards=played, winner=w.whom(winner))]
+                played = " – ".join(f"{w.who(s)} {w.card(c)}" for s, c in cards)
+                took = w("you_took_trick") if w.is_you(winner) else w("other_took_trick", who=w.who(winner))
+                return [w("trick_line", cards=played) + took]
             case ev.Marriage(seat, suit, value):
-                word = marriage_word(value, m)
-                return [m("replay_marriage", p=self.who(seat), value=word, suit=self._suit(suit))]
+                verb = w("verb_announce_you" if w.is_you(seat) else "verb_announce_bot")
+                word = marriage_word(value, w.msgs)
+                return [w("marriage_announced", who_cap=w.who(seat), verb=verb, value=word, suit=w.suit(suit))]
             case ev.Declare(seat):
-                return [m("replay_declare", p=self.who(seat))]
-            case ev.Exchange(seat, took, gave):
-                return [m("replay_exchange", p=self.who(seat), low=self._card(gave), card=self._card(took))]
-            case ev.Close(seat):
-                return [m("replay_close", p=self.who(seat))]
+                # A marriage shown with it came as its own event just before.
+                return [w("declared_you") if w.is_you(seat) else w("declared_other", who=w.who(seat))]
             case ev.GameEnd(result):
-                return [self.result(result)]
-        return self._describe_table(event)
+                return self.result(result)
+            case ev.Draw(seat, _, face_up):
+                card = self._shown(event, "card")
+                if card is None:
+                    return []
+                drew = (
+                    w("you_draw", card=w.card(card))
+                    if w.is_you(seat)
+                    else w("other_draws", who=w.who(seat), card=w.card(card))
+                )
+                # The face-up trump card is the talon's last: the strict rules begin.
+                return [drew, w("talon_exhausted")] if face_up and game_goes_on else [drew]
+            case ev.Exchange(seat, took, gave):
+                if w.is_you(seat):
+                    return [w("exchanged_you", low=w.card(gave), card=w.card(took))]
+                return [w("exchanged_other", who=w.who(seat), low=w.card(gave), card=w.card(took))]
+            case ev.Close(seat):
+                return [w("closed_you") if w.is_you(seat) else w("closed_other", who=w.who(seat))]
+            case _:
+                return self._describe_table(event)
 
     def _describe_table(self, event: ev.Event) -> list[str]:
-        """The events before the card play of a table game."""
-        m = self.msgs
+        """The events before the play of the table games."""
+        w = self.words
         match event:
             case ev.Cut(seat):
-                return [m("cut", who=self._subject(seat))]
+                return [w("cut", who=w.who(seat))]
             case ev.Knock(seat):
-                return [m("knock", who=self._subject(seat))]
+                return [w("knock", who=w.who(seat))]
             case ev.TrumpCall(seat, suit, None):
-                return [m("trump_call", who=self._subject(seat), suit=self._suit(suit))]
+                return [w("trump_call", who=w.who(seat), suit=w.suit(suit))]
             case ev.TrumpCall(seat, suit, card) if card is not None:
-                return [m("trump_turn", who=self._subject(seat), card=self._card(card), suit=self._suit(suit))]
+                return [w("trump_turn", who=w.who(seat), card=w.card(card), suit=w.suit(suit))]
             case ev.Bid(seat, contract):
-                return [m("bid", who=self._subject(seat), contract=self._title(contract))]
+                return [w("bid", who=w.who(seat), contract=_title(w, contract))]
             case ev.Pass(seat):
-                return [m("pass", who=self._subject(seat))]
+                return [w("pass", who=w.who(seat))]
             case ev.Contract(contract, declarer):
-                self.contract = contract
-                return [m("contract", contract=self._title(contract), who=self._player(declarer))]
+                return [w("contract", contract=_title(w, contract), who=w.whom(declarer))]
             case ev.Double(seat, level):
-                self.doubling = level
-                return [m("double", who=self._subject(seat), word=DOUBLE_NAMES[level - 1].title())]
-            case ev.TalonTaken(seat, cards):
-                return [m("take_talon_cards", who=self._subject(seat), cards=self._cards(cards))]
+                return [w("double", who=w.who(seat), word=DOUBLE_NAMES[level - 1].title())]
+            case ev.TalonTaken(seat, _):
+                cards = self._shown(event, "cards")
+                if cards is None:
+                    return [w("take_talon", who=w.who(seat))]
+                return [w("take_talon_cards", who=w.who(seat), cards=w.cards(cards))]
             case ev.TalonLeft(seat):
-                return [m("skip_talon", who=self._subject(seat))]
-            case ev.Discard(seat, card):
-                return [m("discard_card", who=self._subject(seat), card=self._card(card))]
-        raise AssertionError(f"no narration for {event!r}")  # pragma: no cover - every event is told
+                return [w("skip_talon", who=w.who(seat))]
+            case ev.Discard(seat, _):
+                card = self._shown(event, "card")
+                if card is None:
+                    return [w("discard", who=w.who(seat))]
+                return [w("discard_card", who=w.who(seat), card=w.card(card))]
+        raise AssertionError(f"no narration for {event!r}")  # pragma: no cover - every event is told above
 
-    def _title(self, contract: str) -> str:
-        return TableVariant.find(self.variant).contract(contract).title
+    def _shown(self, event: ev.Draw | ev.TalonTaken | ev.Discard, field: str) -> Any:
+        """The card(s) of ``event`` in ``field`` if this story may name them, else ``None``."""
+        if self.public:
+            return getattr(event, field)
+        # The events module decides, for every front end, who sees which card.
+        shown = event.to_json(self.words.seat)[field]
+        if shown is None:
+            return None
+        return [Card.parse(c) for c in shown] if isinstance(shown, list) else Card.parse(shown)
 
-    def result(self, result: Any) -> str:
-        """The result line: who scores what and why, with the Augen.
 
-        A two-player game's Augen are each seat's; a table game's (one with a
-        contract) the declarer's side's and the defenders'.
-        """
-        m = self.msgs
-        winners = [s for s in range(self.variant.players) if result.points_of(s) > 0]
-        reason = m("reason_" + result.reason.value)
-        a, b = result.augen
-        if not winners:
-            return m("replay_result", text=m("replay_stand", reason=reason, a0=a, a1=b))
-        # Schnorps counts in Marken; a table game's result has no unit of its own.
-        unit = m.unit(getattr(result, "unit", "game points"), result.points)
-        points = m("points", n=result.points, unit=unit)
-        if self.contract is None:
-            text = m("replay_result_text", winner=self.who(winners[0]), points=points, reason=reason, a0=a, a1=b)
-            return m("replay_result", text=text)
-        mult = f", x{1 << self.doubling}" if self.doubling else ""
-        names = ", ".join(self._player(s) for s in winners)
-        won = m("table_result", winners=names, points=points, reason=reason, mult=mult)
-        return f"{won} {m('table_augen', a=a, b=b)}"
+def _title(w: Words, contract: str) -> str:
+    variant = w.variant
+    assert isinstance(variant, TableVariant), "only the table games bid"
+    return variant.contract(contract).title
 
-    def end(self, game: Game) -> list[str]:
-        """The last lines of an unfinished game: the cards of the trick on the table, and that it goes on."""
-        if game.is_over:
-            return []
-        lines = []
-        if self._trick:
-            cards = ", ".join(f"{self._player(s)} {self._card(c)}" for s, c in self._trick)
-            lines.append(self.msgs("table_trick", cards=cards))
-        lines.append(self.msgs("replay_unfinished"))
-        return lines
+
+def record_result(result: GameResult | TableResult, w: Words) -> str:
+    """A finished game's result as a record tells it: who scores what and why, with the Augen.
+
+    A two-player game's Augen are each seat's; a table game's the declarer's
+    side's and the defenders'.
+
+    >>> from bummerl.variants import find_variant
+    >>> words = Words(Messages("en"), "german", find_variant("schnapsen"), names={0: "anna"})
+    >>> record_result(GameResult(0, 2, EndReason.DECLARED, (70, 20)), words)
+    'Result: player 0 (anna) wins 2 game points (declared); Augen 70:20'
+    """
+    reason = w("reason_" + result.reason.value)
+    a, b = result.augen
+    winners = [s for s in range(w.variant.players) if result.points_of(s) > 0]
+    if not winners:
+        return w("replay_result", text=w("replay_stand", reason=reason, a0=a, a1=b))
+    # Schnorps counts in Marken; a table game's result has no unit of its own.
+    points = w("points", n=result.points, unit=w.msgs.unit(getattr(result, "unit", "game points"), result.points))
+    if isinstance(result, TableResult):
+        mult = f", x{result.multiplier}" if result.multiplier > 1 else ""
+        names = ", ".join(w.whom(s) for s in winners)
+        won = w("table_result", winners=names, points=points, reason=reason, mult=mult)
+        return f"{won} {w('table_augen', a=a, b=b)}"
+    text = w("replay_result_text", winner=w.whom(winners[0]), points=points, reason=reason, a0=a, a1=b)
+    return w("replay_result", text=text)

@@ -75,6 +75,7 @@ _GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
 _PLAY_EVENTS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in CARDS) for seat in (0, 1))
 _DRAW_EVENTS: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(seat, c) for c in CARDS) for seat in (0, 1))
 _CLOSE_EVENTS: tuple[Close, ...] = (Close(0), Close(1))
+_new_tuple = tuple.__new__
 
 
 class Trick(tuple[int, Card, Card, int]):
@@ -366,7 +367,9 @@ class TwoPlayerGame(Game):
     def __init__(self, variant: TwoPlayerVariant, deck_order: Iterable[Card], dealer: int = 1) -> None:
         v = variant
         order = tuple(deck_order)
-        _check_deck(v, order)
+        pack = _PACK_SETS.get(v.deck_size) or _pack(v.deck_size)[1]
+        if len(order) != len(pack) or pack != set(order):
+            _check_deck(v, order)  # raises, naming what is wrong
         # bool is an int: without the check a dealer ``True`` would be written as "True" in records.
         if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
@@ -374,17 +377,13 @@ class TwoPlayerGame(Game):
         self.deck = order
         self.dealer = dealer
         vorhand = 1 - dealer
+        deal = _DEALS.get(v.deal) or _deal_plan(v.deal)
         hands: list[list[Card]] = [[], []]
-        pos = 0
-        trump_card = order[0]
-        for who, count in v.deal:
-            if who == "t":
-                trump_card = order[pos]
-            else:
-                hands[vorhand if who == "v" else dealer].extend(order[pos : pos + count])
-            pos += count
+        hands[vorhand] = [order[i] for i in deal[0]]
+        hands[dealer] = [order[i] for i in deal[1]]
+        trump_card = order[deal[2]]
         self.hands = hands
-        self.talon = list(reversed(order[pos:]))
+        self.talon = list(reversed(order[deal[3] :]))
         self.trump = trump_card.suit
         self.trump_card = trump_card
         self.closed_by = None
@@ -404,7 +403,7 @@ class TwoPlayerGame(Game):
         self.actions = []
         self.result = None
         self.first_lead_done = False
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
 
     def position(self) -> str:
         """The one-line position (see :mod:`bummerl.position`)."""
@@ -475,14 +474,27 @@ class TwoPlayerGame(Game):
         The list is the caller's own: changing it does not touch the game.
         """
         legal = self._legal
-        if legal is None:
-            if self.result is not None:
-                legal = []
-            else:
-                p = self.to_move
-                lead = self.lead
-                if lead is None:
-                    legal = lead_actions(
+        # A copy: the cache is shared with views (see legal_tuple).
+        return list(self.legal_tuple() if legal is None else legal)
+
+    def legal_tuple(self) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as a tuple, generated once per position and shared.
+
+        The view of the player to move carries it (:attr:`bummerl.view.PlayerView.legal`),
+        and :meth:`apply` checks an action against it, so a bot's decision
+        generates the legal actions once.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self.result is not None:
+            legal = ()
+        else:
+            p = self.to_move
+            lead = self.lead
+            if lead is None:
+                legal = tuple(
+                    lead_actions(
                         self.variant,
                         self.hands[p],
                         self.trump,
@@ -491,23 +503,23 @@ class TwoPlayerGame(Game):
                         self.first_lead_done,
                         self.tricks_won[p] > 0,
                     )
-                else:
-                    # ``self.strict`` inlined: this runs for every action.
-                    strict = self.closed_by is not None or not self.talon
-                    legal = follow_actions(self.hands[p], lead, self.trump, strict)
-            self._legal = legal
-        # A copy: the cache must survive callers that pop from or sort the list.
-        return legal[:]
+                )
+            else:
+                # ``self.strict`` inlined: this runs for every action.
+                strict = self.closed_by is not None or not self.talon
+                legal = tuple(follow_actions(self.hands[p], lead, self.trump, strict))
+        self._legal = legal
+        return legal
 
     # ---------------------------------------------------------- generic triple
     def can_apply(self, action: Action | str) -> bool:
         """Whether ``action`` is legal now."""
-        return (Action.parse(action) if isinstance(action, str) else action) in self.legal_actions()
+        return (Action.parse(action) if isinstance(action, str) else action) in self.legal_tuple()
 
     def verify(self, action: Action | str) -> None:
         """Raise :class:`IllegalActionError` naming the broken rule, unless legal."""
         action = Action.parse(action) if isinstance(action, str) else action
-        if action not in self.legal_actions():
+        if action not in self.legal_tuple():
             raise self._refuse(action)
 
     def refusal(self, action: Action | str) -> Refusal | None:
@@ -567,7 +579,7 @@ class TwoPlayerGame(Game):
             # played: no need to generate the whole list (replays, bots on views).
             ok = action.card in self.hands[p]
         else:
-            ok = action in self.legal_actions()
+            ok = action in self.legal_tuple()
         if not ok:
             raise self._refuse(action)
         self._legal = None
@@ -643,7 +655,8 @@ class TwoPlayerGame(Game):
         self.tricks.append(Trick((leader, lead, card, winner)))
         self.lead = None
         self.to_move = self.leader = winner
-        events: tuple[Event, ...] = (played, TrickEvent(leader, ((leader, lead), (p, card)), winner, augen))
+        # tuple.__new__: the named tuple's own __new__ is a Python call, twice as slow.
+        trick = _new_tuple(TrickEvent, (leader, ((leader, lead), (p, card)), winner, augen))
         talon = self.talon
         winner_hand = hands[winner]
         if talon and self.closed_by is None:
@@ -656,14 +669,21 @@ class TwoPlayerGame(Game):
             if talon:
                 second = talon.pop()
                 hands[loser].append(second)
-                events += (_DRAW_EVENTS[winner][drawn.index], _DRAW_EVENTS[loser][second.index])
+                events: tuple[Event, ...] = (
+                    played,
+                    trick,
+                    _DRAW_EVENTS[winner][drawn.index],
+                    _DRAW_EVENTS[loser][second.index],
+                )
             else:
                 tc = self.trump_card
                 assert tc is not None
                 hands[loser].append(tc)
                 self.known[loser].add(tc)
                 self.trump_card = None
-                events += (_DRAW_EVENTS[winner][drawn.index], Draw(loser, tc, face_up=True))
+                events = (played, trick, _DRAW_EVENTS[winner][drawn.index], Draw(loser, tc, face_up=True))
+        else:
+            events = (played, trick)
         v = self.variant
         if not winner_hand:
             if v.last_trick_bonus and self.closed_by is None:
@@ -714,7 +734,8 @@ class TwoPlayerGame(Game):
     # ------------------------------------------------------------------ misc
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know; see :func:`bummerl.view.player_view`."""
-        return _player_view()(self, player)
+        view = _VIEW
+        return (view or _player_view())(self, player)
 
     def __repr__(self) -> str:
         if self.result is not None:
@@ -742,10 +763,34 @@ def _pack(size: int) -> tuple[tuple[Card, ...], frozenset[Card]]:
     if pack is None:
         cards = deck(size)
         pack = _PACKS[size] = (cards, frozenset(cards))
+        _PACK_SETS[size] = pack[1]
     return pack
 
 
 _PACKS: dict[int, tuple[tuple[Card, ...], frozenset[Card]]] = {}
+#: Each pack size's set of cards (the second half of :func:`_pack`), for the check of every deal.
+_PACK_SETS: dict[int, frozenset[Card]] = {}
+
+
+def _deal_plan(deal: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Where a variant's deal puts the cards of the pack: the positions of Vorhand's
+    cards and of the dealer's (in the order received), the trump card's position and
+    the first position of the talon; worked out once per deal."""
+    vorhand: list[int] = []
+    dealer: list[int] = []
+    pos = 0
+    trump = 0
+    for who, count in deal:
+        if who == "t":
+            trump = pos
+        else:
+            (vorhand if who == "v" else dealer).extend(range(pos, pos + count))
+        pos += count
+    plan = _DEALS[deal] = (tuple(vorhand), tuple(dealer), trump, pos)
+    return plan
+
+
+_DEALS: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[int, ...], int, int]] = {}
 
 
 def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:

@@ -84,6 +84,9 @@ class View(Protocol):
     @property
     def result(self) -> GameResult | TableResult | None: ...
 
+    @property
+    def legal(self) -> tuple[Action, ...]: ...
+
     def legal_actions(self) -> list[Action]: ...
 
 
@@ -95,7 +98,7 @@ class PlayerView(NamedTuple):
 
     A named tuple rather than a dataclass: a bot gets a view at every decision,
     and a tuple is made five times faster than a frozen dataclass (the
-    bot-facing speed of ``bench/engine.py``'s ``views`` row).
+    bot-facing speed of ``bench/engine.py``'s ``selfplay`` column).
     """
 
     variant: TwoPlayerVariant
@@ -128,6 +131,10 @@ class PlayerView(NamedTuple):
     opponent_hand_size: int
     first_lead_done: bool
     result: GameResult | None
+    #: The legal actions if it is this player's turn (else empty), in the order of
+    #: :meth:`~bummerl.game.Game.legal_actions`: generated once per decision, shared
+    #: with the game (a tuple: nobody can change it).
+    legal: tuple[Action, ...]
 
     @property
     def opponent(self) -> int:
@@ -145,21 +152,31 @@ class PlayerView(NamedTuple):
         return frozenset(c for c in deck(self.variant.deck_size) if c not in seen)
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, if it is this player's turn (else empty)."""
+        """The legal actions, if it is this player's turn (else empty): :attr:`legal` as a list of one's own."""
+        return list(self.legal)
+
+    def compute_legal(self) -> tuple[Action, ...]:
+        """The legal actions worked out from the view's other fields, with the game's rule functions.
+
+        For a view made without a game (:func:`bummerl.view_json.view_from_json`
+        fills :attr:`legal` with it); :func:`player_view` takes the game's own.
+        """
         if not self.is_my_turn:
-            return []
+            return ()
         if self.lead is None:
-            return lead_actions(
-                self.variant,
-                self.hand,
-                self.trump,
-                self.talon_size,
-                self.closed_by is not None,
-                self.first_lead_done,
-                self.tricks_won[self.player] > 0,
+            return tuple(
+                lead_actions(
+                    self.variant,
+                    self.hand,
+                    self.trump,
+                    self.talon_size,
+                    self.closed_by is not None,
+                    self.first_lead_done,
+                    self.tricks_won[self.player] > 0,
+                )
             )
         strict = self.closed_by is not None or self.talon_size == 0
-        return follow_actions(self.hand, self.lead, self.trump, strict)
+        return tuple(follow_actions(self.hand, self.lead, self.trump, strict))
 
 
 def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
@@ -167,39 +184,66 @@ def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be seat 0 or 1, not {player!r}")
     opp = 1 - player
-    if not game.talon and game.closed_by is None:
+    hands = game.hands
+    talon_size = len(game.talon)
+    closed_by = game.closed_by
+    if not talon_size and closed_by is None:
         # Talon exhausted: every card not in my hand and not played is in the
         # opponent's hand.  After closing the talon still hides cards: no elimination.
-        known = frozenset(game.hands[opp])
+        known = frozenset(hands[opp])
     else:
-        known = frozenset(game.known[opp])
+        shown = game.known[opp]
+        known = frozenset(shown) if shown else _NOTHING
     v = game.variant
     lead = game.lead
     won = game.won_cards
-    # Positional, in field order: the fastest way to make the tuple (a view per decision).
-    return PlayerView(
-        v,
-        player,
-        game.dealer,
-        game.to_move,
-        tuple(game.hands[player]),
-        game.trump,
-        game.trump_card,
-        len(game.talon),
-        game.closed_by,
-        game.closed_at_trick,
-        lead,
-        game.leader,
-        tuple(game.tricks),
-        frozenset((*won[0], *won[1], lead) if lead is not None else (*won[0], *won[1])),
-        tuple(game.marriages),
-        (game.tricks_won[0], game.tricks_won[1]),
-        (game.augen(0), game.augen(1)) if v.show_points or game.result is not None else None,
-        known,
-        len(game.hands[opp]),
-        game.first_lead_done,
-        game.result,
+    played = won[0] + won[1]
+    if lead is not None:
+        played.append(lead)
+    result = game.result
+    to_move = game.to_move
+    tw = game.tricks_won
+    # The game's own cached tuple: the bot's choice and the game's check of it share one generation.
+    legal = (game._legal or game.legal_tuple()) if result is None and to_move == player else ()
+    if v.show_points or result is not None:
+        # game.augen() inlined: marriages count once a trick is won.
+        ta, ma = game.trick_augen, game.marriage_augen
+        augen: tuple[int, int] | None = (ta[0] + ma[0] if tw[0] else ta[0], ta[1] + ma[1] if tw[1] else ta[1])
+    else:
+        augen = None
+    # tuple.__new__ with the fields in order: a view is made at every decision, and
+    # this is twice as fast as calling PlayerView(...) with its 22 arguments.
+    return _new_view(
+        PlayerView,
+        (
+            v,
+            player,
+            game.dealer,
+            to_move,
+            tuple(hands[player]),
+            game.trump,
+            game.trump_card,
+            talon_size,
+            closed_by,
+            game.closed_at_trick,
+            lead,
+            game.leader,
+            tuple(game.tricks),
+            frozenset(played),
+            tuple(game.marriages),
+            (tw[0], tw[1]),
+            augen,
+            known,
+            len(hands[opp]),
+            game.first_lead_done,
+            result,
+            legal,
+        ),
     )
+
+
+_new_view = tuple.__new__
+_NOTHING: frozenset[Card] = frozenset()
 
 
 # ------------------------------------------------------------------ the table games

@@ -2,11 +2,11 @@
 
 A view becomes JSON here and nowhere else: the bot protocol (docs/protocol.md)
 sends it to bot programs, the web server to browsers (the table games through
-:mod:`bummerl.table.view_json`, which strips a spectator's copy).  Both view
+:func:`bummerl.server.table_games.table_view_to_json`, which strips a spectator's copy).  Both view
 kinds have one pair of functions, like ``Move.uci()`` / ``Move.from_uci()`` in
 python-chess: :func:`view_to_json` reads a two-player
 :class:`~bummerl.view.PlayerView` or a three-/four-player
-:class:`~bummerl.table.view.TableView`, and :func:`view_from_json` rebuilds the
+:class:`~bummerl.view.TableView`, and :func:`view_from_json` rebuilds the
 very same view, so a bot behind the protocol knows exactly what an in-process
 bot knows.  The reader checks what it reads (cards in the pack, no card in two
 places, seats and sizes that fit the variant) and raises :class:`ProtocolError`
@@ -37,12 +37,11 @@ from typing import Any, TypeAlias, cast
 from bummerl.actions import Action
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import BummerlError
-from bummerl.table.view import TableView
 from bummerl.table_game import Phase, TableEndReason, TableResult, TableTrick
 from bummerl.two_player import Trick
 from bummerl.variants import EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
 from bummerl.variants.bauernschnapsen import Contract
-from bummerl.view import PlayerView
+from bummerl.view import PlayerView, TableView
 
 __all__ = [
     "AnyResult",
@@ -381,7 +380,7 @@ def view_to_json(view: AnyView) -> dict[str, Any]:
 
 def view_from_json(data: Any) -> AnyView:
     """Rebuild the view of :func:`view_to_json`'s object: a :class:`~bummerl.view.PlayerView`
-    or, when its variant is a table game, a :class:`~bummerl.table.view.TableView`.
+    or, when its variant is a table game, a :class:`~bummerl.view.TableView`.
 
     Raises :class:`ProtocolError` naming the field when the object is malformed
     or does not fit its variant (a card outside the pack, a card in two places,
@@ -486,7 +485,7 @@ def _player_view_from_json(data: Mapping[str, Any], variant: TwoPlayerVariant) -
         raise ProtocolError(f"view.opponent_known names {len(opponent_known)} cards of a hand of {opp_size}")
     augen = _int_pair(data["augen"], "view.augen") if data["augen"] is not None else None
     result = data.get("result")
-    return PlayerView(
+    view = PlayerView(
         variant=variant,
         player=_seat(data["seat"], "view.seat"),
         dealer=_seat(data["dealer"], "view.dealer"),
@@ -508,7 +507,10 @@ def _player_view_from_json(data: Mapping[str, Any], variant: TwoPlayerVariant) -
         opponent_hand_size=opp_size,
         first_lead_done=_bool(data["first_lead_done"], "view.first_lead_done"),
         result=cast(GameResult, result_from_json(result)) if result is not None else None,
+        legal=(),
     )
+    # Not sent: worked out as the game works it out, so the view equals the one the game made.
+    return view._replace(legal=view.compute_legal())
 
 
 def _marriages(value: Any, players: int) -> tuple[tuple[int, Suit], ...]:

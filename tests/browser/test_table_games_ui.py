@@ -168,7 +168,7 @@ def test_a_bauernschnapsen_game_against_bots_by_clicks(
     assert players.count(" – ") == 3 and players.count("Computer (heuristic)") == 3, players
     if result["reason"] != "redeal":
         assert f"+{result['points']} (" in row.first.locator("td.result").inner_text()
-    assert row.first.locator("a.record-link").count() == 1 and row.first.locator("a.replay-link").count() == 0
+    assert row.first.locator("a.record-link").count() == 1 and row.first.locator("a.replay-link").count() == 1
     shot(page, "history-table-game-en")
     errors.check()
 

@@ -216,6 +216,10 @@ def test_whole_bummerl_against_random_by_clicks(
             assert record.ok and record.text() == over["record"]
             page.locator(".game-over .analysis-list").wait_for(timeout=60000)
             shot(page, "game-over-de")
+            # The talon was drawn face down (the events say "draw" without a card): the log leaves it out.
+            drawn = [e for s in tap.states for e in s["events"] if e["type"] == "draw"]
+            assert all(e["card"] is None for e in drawn[:-1])  # the last may take the face-up trump card
+            assert "draw" not in page.locator(".log").inner_text()
         match = state["match"]
         standing = page.eval_on_selector_all(".score tr.standing td", "els => els.map(e => Number(e.textContent))")
         assert standing == [match["standing"][0], match["standing"][1]]
@@ -266,6 +270,10 @@ def test_marriage_announced_by_keyboard(
     assert sorted(hand(page)) == sorted(c.code for c in game.hands[0])
     assert_offers_match(page, state)
     shot(page, "marriage-offered-de")
+    # The button names the marriage from the server's marriage_values (docs/web.md): 40 in trumps, else 20.
+    value = "Vierziger" if king[-1] == game.trump.letter else "Zwanziger"
+    assert state["marriage_values"][king[-1]] == (40 if value == "Vierziger" else 20)
+    assert f"{value} ansagen" in page.locator(f'[data-action="marry:{king}"]').inner_text()
     marriages = [t for t in state["legal"] if t.startswith("marry:")]
     page.keyboard.press("m")
     if len(marriages) > 1:
@@ -273,7 +281,6 @@ def test_marriage_announced_by_keyboard(
         wait_until(page, lambda: dom_offers(page)[0] == {t[6:] for t in marriages}, "marriage mode")
     page.keyboard.press(str(hand(page).index(king) + 1))
     wait_until(page, lambda: any(e["type"] == "marriage" for s in tap.states for e in s["events"]), "the marriage")
-    value = "Vierziger" if king[-1] == game.trump.letter else "Zwanziger"
     suit = Card.parse(king).suit.name_in("german", "de")
     item = page.locator(".marriages-panel .marriage-item").first
     item.wait_for()

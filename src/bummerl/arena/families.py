@@ -9,7 +9,7 @@ one loop.  Three things still differ by family and are not hooks of the variant:
   scoring unit scores 3 game points (:func:`forfeit_points`);
 * the match a deal is played as with ``--unit bummerl``: a Bummerl or Schnorps
   :class:`~bummerl.match.Match`, or the 24-point
-  :class:`~bummerl.table.match.TableMatch` (:class:`ArenaMatch` wraps either);
+  :class:`~bummerl.match.TableMatch` (:class:`ArenaMatch` wraps either);
 * how long a built-in bot lives: the two-player arena made one per seating and
   kept it for the whole match, the table arena one per game; each keeps its rule
   so that every published measurement (docs/bots.md) stays reproducible.
@@ -209,7 +209,7 @@ class _Table(Family):
 
 class _TableMatch:
     def __init__(self, variant: TableVariant, seed: int, first_dealer: int) -> None:
-        from bummerl.table.match import TableMatch
+        from bummerl.match import TableMatch
 
         self._match = TableMatch(variant, seed=seed, first_dealer=first_dealer)
 

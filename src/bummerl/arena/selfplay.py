@@ -33,12 +33,13 @@ from typing import IO, Any
 
 from bummerl.arena.deals import BOT_SEEDS
 from bummerl.arena.families import family_of
-from bummerl.arena.play import BotPool, Fault, bot_name, play_game
+from bummerl.arena.play import BotPool, Fault, Player, bot_name, is_protocol, play_game
+from bummerl.bots import bot_info
 from bummerl.errors import BummerlError
 from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 from bummerl.record import GameRecord, dump
-from bummerl.rng import derive_seed
+from bummerl.rng import derive_seed, extend_seed
 from bummerl.variants import Variant
 
 __all__ = ["SelfplayStats", "selfplay"]
@@ -144,14 +145,26 @@ def selfplay(
     names = [bot_name(spec, variant) for spec in specs]
     stats = SelfplayStats(variant, names, seed)
     n = variant.players
+    # A built-in bot's factory, looked up once (what BotPool.player would look up every game).
+    factories = [None if is_protocol(spec) else bot_info(spec, variant).factory for spec in specs]
+    first_dealer = variant.default_dealer
+    # derive_seed(seed, i) and derive_seed(seed, BOT_SEEDS, i, seat), the common part mixed once.
+    deal_root, bot_root = derive_seed(seed), derive_seed(seed, BOT_SEEDS)
     start = time.perf_counter()
     with BotPool(move_timeout) as pool:
         for i in range(games):
+            bots_of_game = extend_seed(bot_root, i)
             # One process per seat: a protocol bot sees one hand, never its partner's.
-            players = [pool.player(s, specs[s], derive_seed(seed, BOT_SEEDS, i, s), variant, None) for s in range(n)]
-            deal_seed = derive_seed(seed, i)
-            game = Game.deal(variant, deal_seed, dealer=(variant.default_dealer + i) % n)
-            result, fault = play_game(game, players, partial(derive_seed, seed, BOT_SEEDS, i), str(i))
+            players = []
+            for s, factory in enumerate(factories):
+                bot_seed = extend_seed(bots_of_game, s)
+                if factory is None:
+                    players.append(pool.player(s, specs[s], bot_seed, variant, None))
+                else:
+                    players.append(Player(specs[s], factory(bot_seed, variant)))
+            deal_seed = extend_seed(deal_root, i)
+            game = Game.deal(variant, deal_seed, dealer=(first_dealer + i) % n)
+            result, fault = play_game(game, players, partial(extend_seed, bots_of_game), str(i))
             stats.games += 1
             scored = False
             for s in range(n):

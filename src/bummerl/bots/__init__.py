@@ -2,7 +2,7 @@
 
 A bot is anything with a ``name`` and a ``choose(view) -> Action`` method; it
 sees only a view (a :class:`~bummerl.view.PlayerView` of a two-player game or
-a :class:`~bummerl.table.view.TableView` of a table game), never the full
+a :class:`~bummerl.view.TableView` of a table game), never the full
 game.  Every bot is registered once with the games it plays, counted in
 players: the search levels ``easy`` .. ``expert`` play the two-player
 variants, ``search`` the table games, ``random`` and ``heuristic`` all six.
@@ -86,7 +86,7 @@ class Bot(Protocol):
         """A legal action for the player of ``view`` (whose turn it is).
 
         ``view`` is the view of a game the bot plays: a :class:`~bummerl.view.PlayerView`
-        or a :class:`~bummerl.table.view.TableView` (the view types become one with issue 11).
+        or a :class:`~bummerl.view.TableView` (the view types become one with issue 11).
         """
         ...
 
@@ -230,7 +230,8 @@ class RandomBot:
         self._rng = SplitMix64(seed)
 
     def choose(self, view: Any) -> Action:
-        actions: list[Action] = view.legal_actions()
+        # ``legal`` (both kinds of view have it): the game's tuple, not a copy of it.
+        actions: tuple[Action, ...] = view.legal
         if not actions:
             raise ValueError("no legal action: it is not this player's turn")
         return actions[self._rng.below(len(actions))]
@@ -241,11 +242,7 @@ class RandomBot:
 # family: the variant picks it.  The implementations are imported when asked
 # for (the search bots are heavy); registered here, the names keep one order.
 def _random(seed: int, variant: Variant) -> Bot:
-    if variant.players == 2:
-        return RandomBot(seed)
-    from bummerl.bots.table_bots import TableRandomBot
-
-    return TableRandomBot(seed)
+    return RandomBot(seed)  # every view has its legal actions: one class for every variant
 
 
 def _heuristic(seed: int, variant: Variant) -> Bot:

@@ -1,8 +1,8 @@
-"""Bots for the three- and four-player games: ``random`` and ``heuristic`` (and, by
+"""Bots for the three- and four-player games: ``heuristic`` (and, by
 name, ``search`` from :mod:`bummerl.bots.table_search`).
 
-A table bot has a ``name`` and ``choose(view) -> TableAction``; it sees only a
-:class:`~bummerl.table.view.TableView`.  Make one by name and variant with
+A table bot has a ``name`` and ``choose(view) -> Action``; it sees only a
+:class:`~bummerl.view.TableView`.  Make one by name and variant with
 :func:`bummerl.bots.make_bot`, the one registry of every bot; randomness comes
 from the seed.
 
@@ -28,17 +28,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from bummerl.actions import Action, ActionKind
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.rng import SplitMix64
-from bummerl.table.actions import TableAction, TableActionKind
-from bummerl.table.view import TableView
 from bummerl.table_game import Phase
 from bummerl.tricks import RankOrder, beats, trick_winner
 from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Goal
+from bummerl.view import TableView
 
-__all__ = ["TableBot", "TableHeuristicBot", "TableRandomBot"]
+__all__ = ["TableBot", "TableHeuristicBot"]
 
-_K = TableActionKind
+_K = ActionKind
 _NATURAL: tuple[int, ...] = tuple(range(8))
 
 
@@ -48,23 +48,9 @@ class TableBot(Protocol):
 
     name: str
 
-    def choose(self, view: TableView) -> TableAction:
+    def choose(self, view: TableView) -> Action:
         """A legal action for the player of ``view`` (whose turn it is)."""
         ...
-
-
-class TableRandomBot:
-    """Chooses uniformly among the legal actions (a baseline, not a player)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
-        self._rng = SplitMix64(seed)
-
-    def choose(self, view: TableView) -> TableAction:
-        actions = view.legal_actions()
-        if not actions:
-            raise ValueError("no legal action: it is not this player's turn")
-        return actions[self._rng.below(len(actions))]
 
 
 def _strength(card: Card, order: RankOrder | None) -> int:
@@ -83,13 +69,13 @@ class TableHeuristicBot:
         self.name = "heuristic"
         self._rng = SplitMix64(seed)
 
-    def choose(self, view: TableView) -> TableAction:
+    def choose(self, view: TableView) -> Action:
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
         phase = view.phase
         if phase is Phase.CUT:
-            return TableAction.cut()
+            return Action.cut()
         if phase is Phase.TRUMP:
             return self._call_trump(view, legal)
         if phase is Phase.BIDDING:
@@ -101,10 +87,10 @@ class TableHeuristicBot:
         return self._play(view, legal)
 
     # ------------------------------------------------------------- before play
-    def _call_trump(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _call_trump(self, view: TableView, legal: list[Action]) -> Action:
         calls = [a for a in legal if a.kind is _K.CALL_TRUMP]
 
-        def worth(a: TableAction) -> tuple[int, int]:
+        def worth(a: Action) -> tuple[int, int]:
             cards = [c for c in view.hand if c.suit == a.suit]
             return (len(cards), sum(c.augen for c in cards))
 
@@ -112,10 +98,10 @@ class TableHeuristicBot:
         count, augen = worth(best)
         # Three different suits without an Ace or Ten: let the next card decide.
         if count == 1 and augen < 10:
-            return TableAction.turn_trump()
+            return Action.turn_trump()
         return best
 
-    def _bid(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _bid(self, view: TableView, legal: list[Action]) -> Action:
         bids = {a.contract: a for a in legal if a.kind is _K.BID}
         v = view.variant
         hand = list(view.hand)
@@ -144,22 +130,22 @@ class TableHeuristicBot:
             return max((bids[n] for n in wanted), key=lambda a: v.contract_rank(a.contract or ""))
         if "normal" in bids:
             return bids["normal"]
-        return TableAction.pass_()
+        return Action.pass_()
 
-    def _double(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _double(self, view: TableView, legal: list[Action]) -> Action:
         if view.side[view.player] == 1 and view.contract == "normal" and view.doubling == 0:
             trumps = [c for c in view.hand if c.suit == view.trump]
             if len(trumps) >= 3 and {c.rank for c in trumps} >= {Rank.ACE, Rank.TEN}:
                 return legal[0]
-        return TableAction.pass_()
+        return Action.pass_()
 
-    def _discard(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _discard(self, view: TableView, legal: list[Action]) -> Action:
         kinds = {a.kind for a in legal}
         if _K.TAKE_TALON in kinds:
-            return TableAction.take_talon()
+            return Action.take_talon()
         if _K.PASS in kinds:  # a raise after the talon (option raise_after_talon)
             choice = self._bid(view, legal)
-            return choice if choice in legal else TableAction.pass_()
+            return choice if choice in legal else Action.pass_()
         contract = view.variant.contract(view.contract or "normal")
         hand = list(view.hand)
         if contract.goal is Goal.NO_TRICK:
@@ -173,10 +159,10 @@ class TableHeuristicBot:
                 hand,
                 key=lambda c: (c.suit == trump, _strength(c, contract.order) >= 6, counts[c.suit], c.augen),
             )
-        return TableAction.discard(card)
+        return Action.discard(card)
 
     # -------------------------------------------------------------------- play
-    def _play(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _play(self, view: TableView, legal: list[Action]) -> Action:
         v = view.variant
         contract = v.contract(view.contract or "normal")
         me = view.player
@@ -186,8 +172,8 @@ class TableHeuristicBot:
         kinds = {a.kind for a in legal}
         if _K.DECLARE in kinds:
             side_has_trick = any(view.tricks_won[s] for s in range(v.players) if view.side[s] == my_side)
-            if TableAction.declare() in legal and view.augen[my_side] >= 66:
-                return TableAction.declare()
+            if Action.declare() in legal and view.augen[my_side] >= 66:
+                return Action.declare()
             for a in legal:
                 if a.kind is _K.DECLARE and a.suit is not None and side_has_trick:
                     value = 40 if a.suit == view.trump else 20
@@ -201,7 +187,7 @@ class TableHeuristicBot:
             if marriages:
                 # Trump marriage first; lead the King.
                 return max(marriages, key=lambda a: (a.suit == view.trump, a.card.rank if a.card else 0))
-            return TableAction.play(self._lead(view, plays, trump, order))
+            return Action.play(self._lead(view, plays, trump, order))
         cards = [c for _, c in view.trick]
         win_i = trick_winner(cards, trump, order)
         winning_seat = view.trick[win_i][0]
@@ -213,8 +199,8 @@ class TableHeuristicBot:
             partner_winning = False
             beating = []
         if partner_winning or not beating:
-            return TableAction.play(min(plays, key=lambda c: (c.augen, _strength(c, order))))
-        return TableAction.play(min(beating, key=lambda c: (c.suit == trump, _strength(c, order))))
+            return Action.play(min(plays, key=lambda c: (c.augen, _strength(c, order))))
+        return Action.play(min(beating, key=lambda c: (c.suit == trump, _strength(c, order))))
 
     def _lead(self, view: TableView, plays: list[Card], trump: Suit | None, order: RankOrder | None) -> Card:
         out = set(view.unseen())
@@ -227,16 +213,16 @@ class TableHeuristicBot:
         non_trump = [c for c in plays if c.suit != trump] or plays
         return min(non_trump, key=lambda c: (c.augen, _strength(c, order)))
 
-    def _play_bettler(self, view: TableView, plays: list[Card], order: RankOrder | None) -> TableAction:
+    def _play_bettler(self, view: TableView, plays: list[Card], order: RankOrder | None) -> Action:
         if not view.trick:
-            return TableAction.play(min(plays, key=lambda c: _strength(c, order)))
+            return Action.play(min(plays, key=lambda c: _strength(c, order)))
         cards = [c for _, c in view.trick]
         winning = cards[trick_winner(cards, None, order)]
         under = [c for c in plays if not beats(c, winning, None, order)]
         if under:
             # The highest card that still stays under the trick.
-            return TableAction.play(max(under, key=lambda c: _strength(c, order)))
-        return TableAction.play(min(plays, key=lambda c: _strength(c, order)))
+            return Action.play(max(under, key=lambda c: _strength(c, order)))
+        return Action.play(min(plays, key=lambda c: _strength(c, order)))
 
 
 def _sixth_card_safe(hand: Sequence[Card], trump: Suit | None) -> bool:

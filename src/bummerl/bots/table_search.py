@@ -24,7 +24,7 @@ trump.  Cards shown to everybody (a marriage's other card, the turned trump
 card) stay with their owner; the cards a Dreierschnapsen soloist laid away,
 the talon left lying and the hand of a partner who sits out are unknown and
 take part in the dealing like any hidden card.  The bot never looks at a
-hidden card: it reads only its :class:`~bummerl.table.view.TableView`.
+hidden card: it reads only its :class:`~bummerl.view.TableView`.
 
 Sampling is seeded, so a bot made with the same seed plays the same game.
 """
@@ -34,15 +34,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
+from bummerl.actions import Action, ActionKind
 from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver.table import PlayState, TableSolver
-from bummerl.table.actions import TableAction, TableActionKind
-from bummerl.table.view import TableView
 from bummerl.table_game import Phase
 from bummerl.tricks import beats, trick_winner
 from bummerl.variants.bauernschnapsen import Contract, Goal
+from bummerl.view import TableView
 
 __all__ = ["BID_CONFIDENCE", "DEFAULT_SECONDS", "DEFAULT_WORLDS", "TableSearchBot", "constraints", "sample_world"]
 
@@ -215,7 +215,7 @@ class TableSearchBot:
         """Seconds a decision may take (a search without a time cap counts as its default cap)."""
         return self.seconds if self.seconds is not None else DEFAULT_SECONDS
 
-    def choose(self, view: TableView) -> TableAction:
+    def choose(self, view: TableView) -> Action:
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
@@ -229,13 +229,13 @@ class TableSearchBot:
         # Ties go to the first in the legal order (cards before marriages before "Genug").
         return max((a for a in legal if a in values), key=lambda a: values[a])
 
-    def action_values(self, view: TableView) -> dict[TableAction, float]:
+    def action_values(self, view: TableView) -> dict[Action, float]:
         """The average value of each action over up to :attr:`worlds` sampled worlds.
 
         Fewer worlds (at least ``MIN_WORLDS``) when :attr:`seconds` run out.
         """
         forbidden = constraints(view)
-        totals: dict[TableAction, float] = {}
+        totals: dict[Action, float] = {}
         solved = 0
         for _ in self._world_slots():
             hands = sample_world(view, self._rng, forbidden)
@@ -254,16 +254,16 @@ class TableSearchBot:
             yield i
 
     # ---------------------------------------------------------------- bidding
-    def _bid(self, view: TableView, legal: list[TableAction]) -> TableAction:
+    def _bid(self, view: TableView, legal: list[Action]) -> Action:
         choice = self._heuristic.choose(view)
         v = view.variant
-        if choice.kind is TableActionKind.BID and v.contract(choice.contract or "").goal is Goal.CLAIM:
+        if choice.kind is ActionKind.BID and v.contract(choice.contract or "").goal is Goal.CLAIM:
             return choice  # a claim is won by showing the cards
         best, best_value = choice, 0.0
-        if choice.kind is TableActionKind.BID and choice.contract != "normal":
+        if choice.kind is ActionKind.BID and choice.contract != "normal":
             best_value = float(v.contract(choice.contract or "").points)
         for action in legal:
-            if action.kind is not TableActionKind.BID or action.contract is None:
+            if action.kind is not ActionKind.BID or action.contract is None:
                 continue
             contract = v.contract(action.contract)
             if contract.goal in (Goal.SIXTY_SIX, Goal.CLAIM) or contract.points <= best_value:

@@ -7,7 +7,7 @@ Bummerl from 7 down (Schnapsen, scharf, Sechsundsechzig), Marken (Schnorps), or
 24 game points (Bauernschnapsen, Dreierschnapsen), dealt from one seed.
 
 What happens is told from the events each action returns, as your seat may
-see them (:mod:`bummerl.commands.play_text`); at each of your turns the table
+see them (:class:`bummerl.text.Narrator`); at each of your turns the table
 is shown from your view only, your hand in display order (trumps first) with
 the playable cards numbered in that order, then the other legal actions.  Type
 a number, a card (code ``Ah``, short form or name), a word such as
@@ -41,12 +41,13 @@ from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot, make_bot
 from bummerl.cards import FACES, LANGUAGES, sort_hand
 from bummerl.commands.play_match import play_match
-from bummerl.commands.play_text import Narrator, Words, card_names, menu
+from bummerl.commands.play_text import card_names, menu
 from bummerl.commands.play_text import normalize as _normalize
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rng import derive_seed
+from bummerl.text import Narrator, Words
 from bummerl.variants import Variant
 
 __all__ = ["BOT", "HUMAN", "Console", "PlaySession", "QuitGame", "add_parser", "run"]

@@ -1,14 +1,14 @@
 """The match of ``bummerl play``: which games it deals, how it keeps the score, what it records.
 
 A Bummerl from 7 down and Schnorps' Marken (:class:`bummerl.match.Match`) and
-the table games' match to 24 (:class:`bummerl.table.TableMatch`) are two classes
+the table games' match to 24 (:class:`bummerl.match.TableMatch`) are two classes
 with two interfaces today; :class:`PlayMatch` is the one that the terminal
 session plays, and :func:`play_match` is the one place in the terminal that
 knows there are two.  Each side also says what differs in a view of its family:
 the table shown at a prompt, the menu's words for its actions, a game's result.
 
 >>> from bummerl.i18n import Messages
->>> from bummerl.commands.play_text import Words
+>>> from bummerl.text import Words
 >>> from bummerl.variants import find_variant
 >>> match = play_match(find_variant("schnorps"), seed=3)
 >>> match.goal(Words(Messages("en"), "german", match.variant, seat=0))
@@ -28,14 +28,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bummerl.actions import Action
-from bummerl.commands.play_text import Words, table_label, table_result_lines, table_view_lines
+from bummerl.commands.play_text import table_label, table_result_lines, table_view_lines
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
-from bummerl.match import Match
+from bummerl.match import Match, TableMatch
 from bummerl.rng import derive_seed
-from bummerl.table import TableMatch
 from bummerl.table_game import TableGame, TableResult
-from bummerl.text import menu_label, render_view, result_sentence
+from bummerl.text import Words, menu_label, render_view, result_sentence
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
 

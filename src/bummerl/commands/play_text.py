@@ -1,71 +1,30 @@
-"""What ``bummerl play`` tells the player, in German or English: the events, the table, the menu.
+"""What the prompt of ``bummerl play`` shows and reads: the menu, the cards a player may type, a table game's table.
 
-Everything the player is told about the play comes from the events that
-:meth:`bummerl.game.Game.apply` returns (:class:`Narrator`), told as the
-player's seat may see them: :meth:`Event.to_json` with that seat decides whether
-a drawn card, a taken-up talon or a card laid away is named, so a bot's draw is
-never shown and nothing here decides a secret of its own.  What stands on the
-table at a prompt comes from the player's view; nothing here reads a game.
+The story of the play (what each action did) is told by
+:class:`bummerl.text.Narrator`, which ``bummerl replay`` shares; what stands on
+the table at a prompt comes from the player's view, and nothing here reads a
+game.
 
 >>> from bummerl.game import Game
 >>> from bummerl.i18n import Messages
->>> game = Game.deal("schnapsen", seed=5)
->>> words = Words(Messages("en"), "french", game.variant, seat=0)
->>> narrator = Narrator(words, result=lambda result: [])
->>> narrator.tell(game.apply("marry:Kh"))   # the value comes with the event
-['You announce 20 in Hearts.', 'You lead King of Hearts.']
->>> for line in narrator.tell(game.apply("Kc")):
-...     print(line)  # doctest: +ELLIPSIS
-Computer plays King of Clubs.
-Trick: You King of Hearts – Computer King of Clubs. You take the trick.
-You draw ...
-
-The computer's draw is not told: the card is the computer's secret.  At a table
-of three or four the others are named by seat:
-
+>>> from bummerl.text import Words
 >>> table = Game.deal("dreierschnapsen", seed=5)
->>> words = Words(Messages("de"), "german", table.variant, seat=0)
->>> Narrator(words, result=lambda result: []).tell(table.apply("knock"))
-['Platz 2: klopfen (alle Karten auf einmal).']
+>>> view = table.view(table.to_move)
+>>> w = Words(Messages("en"), "german", table.variant, seat=table.to_move)
+>>> [table_label(a, view, w) for a in menu(view)[1]]
+['cut [cut]', 'knock (all cards at once) [knock]']
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
-from bummerl.cards import LANGUAGES, Card, Suit, deck, marriage_value, sort_hand
-from bummerl.events import (
-    Bid,
-    Close,
-    Contract,
-    Cut,
-    Declare,
-    Discard,
-    Double,
-    Draw,
-    Event,
-    Exchange,
-    GameEnd,
-    Knock,
-    Marriage,
-    Pass,
-    Play,
-    TalonLeft,
-    TalonTaken,
-    Trick,
-    TrumpCall,
-)
-from bummerl.i18n import Messages
+from bummerl.cards import LANGUAGES, Card, deck, marriage_value, sort_hand
 from bummerl.table_game import Phase, TableEndReason, TableResult
-from bummerl.text import marriage_word
-from bummerl.variants import TableVariant, Variant
+from bummerl.text import Words, marriage_word
 
 __all__ = [
-    "Narrator",
-    "Words",
     "card_names",
     "menu",
     "normalize",
@@ -73,175 +32,6 @@ __all__ = [
     "table_result_lines",
     "table_view_lines",
 ]
-
-
-@dataclasses.dataclass(frozen=True)
-class Words:
-    """The sentences of one language and card faces, and the names of the seats.
-
-    ``seat`` is the player the text is told to ("you"; ``None`` for a record,
-    told to nobody in particular); the others are "the computer" when there is
-    one, else "seat 2" (with the name of ``names``, e.g. a record's Seat tags).
-    """
-
-    msgs: Messages
-    faces: str
-    variant: Variant
-    seat: int | None = None
-    names: Mapping[int, str] = dataclasses.field(default_factory=dict)
-
-    @property
-    def lang(self) -> str:
-        return self.msgs.lang
-
-    def __call__(self, key: str, **kwargs: object) -> str:
-        return self.msgs(key, **kwargs)
-
-    def card(self, card: Card) -> str:
-        return card.name(self.faces, self.lang)
-
-    def cards(self, cards: Iterable[Card]) -> str:
-        return ", ".join(self.card(c) for c in cards) or "-"
-
-    def suit(self, suit: Suit) -> str:
-        return suit.name_in(self.faces, self.lang)
-
-    def is_you(self, seat: int) -> bool:
-        return seat == self.seat
-
-    def who(self, seat: int) -> str:
-        """``seat`` at the start of a sentence: "You", "Computer", "Seat 2"."""
-        return self._name(seat, "You", "Computer", "Seat")
-
-    def whom(self, seat: int) -> str:
-        """``seat`` inside a sentence: "you", "computer", "seat 2"."""
-        return self._name(seat, "you", "computer", "seat")
-
-    def _name(self, seat: int, you: str, computer: str, other: str) -> str:
-        if seat == self.seat:
-            return self(you)
-        if self.seat is not None and self.variant.players == 2:
-            return self(computer)
-        name = self.names.get(seat, "")
-        return self(other, n=seat) + (f" ({name})" if name not in ("", "?") else "")
-
-
-class Narrator:
-    """Tells the events of one game after another, as the seat of ``words`` may see them.
-
-    ``result`` tells a finished game's result (its type is the family's); with
-    ``public`` every card is named (a finished record, which hides nothing).
-    """
-
-    def __init__(self, words: Words, result: Callable[[Any], list[str]], *, public: bool = False) -> None:
-        self.words = words
-        self.result = result
-        self.public = public
-        self._cards_in_trick = 0
-
-    def new_game(self) -> None:
-        self._cards_in_trick = 0
-
-    def tell(self, events: Sequence[Event]) -> list[str]:
-        """The sentences of the events of one action."""
-        over = any(isinstance(e, GameEnd) for e in events)
-        lines: list[str] = []
-        for event in events:
-            lines += self.describe(event, game_goes_on=not over)
-        return lines
-
-    def describe(self, event: Event, game_goes_on: bool = True) -> list[str]:
-        """The sentences of one event."""
-        w = self.words
-        match event:
-            case Play(seat, card):
-                leads = self._cards_in_trick == 0
-                self._cards_in_trick += 1
-                if w.is_you(seat):
-                    return [w("you_lead" if leads else "you_follow", card=w.card(card))]
-                return [w("other_leads" if leads else "other_follows", who=w.who(seat), card=w.card(card))]
-            case Trick(cards=cards, winner=winner):
-                self._cards_in_trick = 0
-                played = " – ".join(f"{w.who(s)} {w.card(c)}" for s, c in cards)
-                took = w("you_took_trick") if w.is_you(winner) else w("other_took_trick", who=w.who(winner))
-                return [w("trick_line", cards=played) + took]
-            case Marriage(seat, suit, value):
-                verb = w("verb_announce_you" if w.is_you(seat) else "verb_announce_bot")
-                word = marriage_word(value, w.msgs)
-                return [w("marriage_announced", who_cap=w.who(seat), verb=verb, value=word, suit=w.suit(suit))]
-            case Declare(seat):
-                # A marriage shown with it came as its own event just before.
-                return [w("declared_you") if w.is_you(seat) else w("declared_other", who=w.who(seat))]
-            case GameEnd(result):
-                return self.result(result)
-            case Draw(seat, _, face_up):
-                card = self._shown(event, "card")
-                if card is None:
-                    return []
-                drew = (
-                    w("you_draw", card=w.card(card))
-                    if w.is_you(seat)
-                    else w("other_draws", who=w.who(seat), card=w.card(card))
-                )
-                # The face-up trump card is the talon's last: the strict rules begin.
-                return [drew, w("talon_exhausted")] if face_up and game_goes_on else [drew]
-            case Exchange(seat, took, gave):
-                if w.is_you(seat):
-                    return [w("exchanged_you", low=w.card(gave), card=w.card(took))]
-                return [w("exchanged_other", who=w.who(seat), low=w.card(gave), card=w.card(took))]
-            case Close(seat):
-                return [w("closed_you") if w.is_you(seat) else w("closed_other", who=w.who(seat))]
-            case _:
-                return self._describe_table(event)
-
-    def _describe_table(self, event: Event) -> list[str]:
-        """The events before the play of the table games."""
-        w = self.words
-        match event:
-            case Cut(seat):
-                return [w("cut", who=w.who(seat))]
-            case Knock(seat):
-                return [w("knock", who=w.who(seat))]
-            case TrumpCall(seat, suit, None):
-                return [w("trump_call", who=w.who(seat), suit=w.suit(suit))]
-            case TrumpCall(seat, suit, card) if card is not None:
-                return [w("trump_turn", who=w.who(seat), card=w.card(card), suit=w.suit(suit))]
-            case Bid(seat, contract):
-                return [w("bid", who=w.who(seat), contract=self._title(contract))]
-            case Pass(seat):
-                return [w("pass", who=w.who(seat))]
-            case Contract(contract, declarer):
-                return [w("contract", contract=self._title(contract), who=w.whom(declarer))]
-            case Double(seat, level):
-                return [w("double", who=w.who(seat), word=DOUBLE_NAMES[level - 1].title())]
-            case TalonTaken(seat, _):
-                cards = self._shown(event, "cards")
-                if cards is None:
-                    return [w("take_talon", who=w.who(seat))]
-                return [w("take_talon_cards", who=w.who(seat), cards=w.cards(cards))]
-            case TalonLeft(seat):
-                return [w("skip_talon", who=w.who(seat))]
-            case Discard(seat, _):
-                card = self._shown(event, "card")
-                if card is None:
-                    return [w("discard", who=w.who(seat))]
-                return [w("discard_card", who=w.who(seat), card=w.card(card))]
-        raise AssertionError(f"no narration for {event!r}")  # pragma: no cover - every event is told above
-
-    def _shown(self, event: Draw | TalonTaken | Discard, field: str) -> Any:
-        """The card(s) of ``event`` in ``field`` if this seat may see them, else ``None``."""
-        if self.public:
-            return getattr(event, field)
-        # The events module decides, for every front end, who sees which card.
-        shown = event.to_json(self.words.seat)[field]
-        if shown is None:
-            return None
-        return [Card.parse(c) for c in shown] if isinstance(shown, list) else Card.parse(shown)
-
-    def _title(self, contract: str) -> str:
-        variant = self.words.variant
-        assert isinstance(variant, TableVariant), "only the table games bid"
-        return variant.contract(contract).title
 
 
 # ------------------------------------------------------------------ the menu and typed cards

@@ -11,16 +11,25 @@ summaries, and the order of every change, under the lock:
 3. change the engine's state (:meth:`Room.play`, :meth:`Deal.install`);
 4. send every client its own ``state`` message (:meth:`Room.broadcast`).
 
-A refused request, or one the database refused, changes nothing.  The
-subclasses supply the engine side: the views, the parsing of action tokens,
-the scoring of a finished game, the next deal and what a bot sees; and, at
-class level, what their family of variants needs before a table exists (the
-variants, seats, bots, match length).  Nothing outside the room classes asks
-which kind a table is: it calls these methods.
+A refused request, or one the database refused, changes nothing.  The game
+on the table is a :class:`bummerl.game.Game` of any variant, and the room
+talks to it through that one interface: it parses and checks action tokens,
+applies them, records their events and asks what a bot sees the same way for
+every variant.  The subclasses supply what differs between the families: the
+match around the game (its scoring, the next deal, the records), the views as
+the clients get them; and, at class level, what their family of variants
+needs before a table exists (the variants, seats, bots, match length).
+Nothing outside the room classes asks which kind a table is: it calls these
+methods.
 
 What a client learns about the cards comes only from the subclasses'
-``state_for`` (one seat's view, or a spectator's copy without any hand), from
-the public events, and, once a game is over, from its record.
+``view_json`` (one seat's view, or a spectator's copy without any hand), from
+the events, and, once a game is over, from its record.  The events are the
+engine's own (:meth:`bummerl.game.Game.apply` returns them; nothing here
+compares a game before and after an action), kept in one log that every
+connection of the room reads: so they are kept in the form a spectator may
+see (:func:`public_events`), which names no card drawn from the talon, laid
+away or taken up face down.
 """
 
 from __future__ import annotations
@@ -30,10 +39,14 @@ import asyncio
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from bummerl.actions import Action
 from bummerl.bots import bot_info, bot_names
+from bummerl.cards import Suit, marriage_value
+from bummerl.errors import BummerlError, IllegalActionError
+from bummerl.events import Event, GameEnd, events_json
 from bummerl.rng import key_commitment
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
@@ -49,11 +62,24 @@ from bummerl.server.messages import (
 from bummerl.server.scheduler import BotRequest
 from bummerl.server.storage import SeatData, StorageError, TableData
 from bummerl.variants import VARIANTS, Variant
+from bummerl.view_json import view_to_json
 
 if TYPE_CHECKING:
+    from bummerl.game import Game
     from bummerl.server.manager import TableManager
 
-__all__ = ["MAX_QUEUED", "Closing", "Connection", "Deal", "FinishedGame", "Room", "TableError"]
+__all__ = [
+    "BOT_SEED",
+    "MAX_QUEUED",
+    "Closing",
+    "Connection",
+    "Deal",
+    "FinishedGame",
+    "Room",
+    "TableError",
+    "marriage_values",
+    "public_events",
+]
 
 #: Messages waiting for a client before it is disconnected as unresponsive.
 MAX_QUEUED = 500
@@ -62,6 +88,36 @@ MESSAGE_BURST = 30
 MESSAGE_RATE = 10.0
 #: The kind of a seat kept for an invited friend, and what a request names such a seat.
 FRIEND = "friend"
+#: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
+BOT_SEED = 0x424F54
+
+
+def public_events(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The engine's ``events`` as a room's shared log holds them: as a spectator sees them.
+
+    A card drawn from the talon, laid away or taken up is ``null`` (the seat that
+    got it sees it in its view).  The game's end is left out: the room tells it
+    itself, with the match standing (``game_end``, docs/web.md).
+
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("schnapsen", seed=3)
+    >>> _ = game.apply(game.legal_actions()[0])
+    >>> [(e["type"], e.get("card")) for e in public_events(game.apply("Tc"))]
+    [('play', 'Tc'), ('trick', None), ('draw', None), ('draw', None)]
+    """
+    return events_json([e for e in events if not isinstance(e, GameEnd)], None)
+
+
+def marriage_values(trump: Suit | None) -> dict[str, int]:
+    """What a marriage in each suit counts now, by suit letter; empty while no trump is known.
+
+    The client names a marriage's value from this map and never restates the rule
+    (:func:`bummerl.cards.marriage_value`).
+
+    >>> marriage_values(Suit.HEARTS)
+    {'h': 40, 'd': 20, 'c': 20, 's': 20}
+    """
+    return {} if trump is None else {s.letter: marriage_value(s, trump) for s in Suit}
 
 
 class TableError(Exception):
@@ -181,8 +237,6 @@ class Room(abc.ABC):
 
     #: ``"two_player"`` or ``"table_game"``: the ``kind`` of every message and summary, which view follows.
     kind: ClassVar[str]
-    #: Whether finished games of this kind have a replay and an analysis (``/api/games/{id}/replay``).
-    analysable: ClassVar[bool] = False
     #: Whether a table of an older server (without a deal key) gets a new key when it is loaded: only where
     #: the replay deals each stored pack again, so that the games dealt from the old seed still replay.
     takes_new_deal_key: ClassVar[bool] = False
@@ -207,9 +261,9 @@ class Room(abc.ABC):
 
     # ------------------------------------------------------------ the family (class level)
     @classmethod
-    @abc.abstractmethod
     def plays(cls, variant: Variant) -> bool:
-        """Whether this kind of table plays ``variant`` (one kind per family of variants)."""
+        """Whether this kind of table plays ``variant``: one kind per family of variants (``Variant.FAMILY``)."""
+        return cls.kind == variant.FAMILY
 
     @classmethod
     def variants(cls) -> list[Variant]:
@@ -271,7 +325,14 @@ class Room(abc.ABC):
     @classmethod
     def finished_details(cls, game_id: int, record: str) -> dict[str, Any]:
         """What ``GET /api/games/{id}`` adds for a finished game of this family, besides its record."""
-        return {}
+        return {"analysis_url": f"/api/games/{game_id}/analysis"}
+
+    @classmethod
+    @abc.abstractmethod
+    def replay_board(cls, game: Game) -> dict[str, Any]:
+        """The board of one replay step of a finished ``game`` of this family, besides every hand and the events:
+        what a spectator of the live table saw at that point, in the same words (docs/web.md, "Replay").
+        Every card is public once a game is over (its record)."""
 
     # ------------------------------------------------------------ the engine side
     @property
@@ -281,18 +342,23 @@ class Room(abc.ABC):
 
     @property
     @abc.abstractmethod
+    def game(self) -> Game:
+        """The game on the table: the running one, or the last one until the next deal."""
+
+    @property
+    @abc.abstractmethod
     def game_id(self) -> int:
         """The database id of the game on the table."""
 
     @property
-    @abc.abstractmethod
     def ply(self) -> int:
         """Actions played so far in the game on the table."""
+        return len(self.game.actions)
 
     @property
-    @abc.abstractmethod
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
+        return None if self.game.is_over else self.game.to_move
 
     @property
     @abc.abstractmethod
@@ -311,29 +377,84 @@ class Room(abc.ABC):
     def played_matches(self) -> Sequence[_DealtMatch]:
         """Every match played at the table, the running one last."""
 
-    @abc.abstractmethod
     def view_state(self, conn: Connection) -> dict[str, Any]:
-        """The kind-specific fields of ``conn``'s ``state`` message (its view, legal actions, the match)."""
+        """The game's fields of ``conn``'s ``state`` message: its view, its legal actions, the match.
+
+        A spectator gets seat 0's view without anything of that seat's own
+        (:meth:`view_json`); a seat gets its legal actions only while it is to act
+        and nobody invited is still missing.
+        """
+        game = self.game
+        seat = conn.seat
+        view = game.view(0 if seat is None else seat)
+        acting = seat is not None and self.status == "playing" and game.to_move == seat
+        legal = [a.token for a in game.legal_actions()] if acting else []
+        return {
+            "view": self.view_json(view, seat is None, legal),
+            "legal": legal,
+            "to_move": self.to_move,
+            "your_turn": bool(legal),
+            "marriage_values": marriage_values(view.trump),
+            "match": self.match_json(),
+            "game_over": self.game_over_json() if game.is_over else None,
+        }
 
     @abc.abstractmethod
-    def verified(self, seat: int, token: str) -> Any:
+    def view_json(self, view: Any, spectator: bool, legal: list[str]) -> dict[str, Any]:
+        """``view`` (of the game on the table) as JSON for a seat that may send ``legal``, or for a spectator."""
+
+    @abc.abstractmethod
+    def game_over_json(self) -> dict[str, Any] | None:
+        """The ``game_over`` field once the game is over (the result, the record, what comes next)."""
+
+    def verified(self, seat: int, token: str) -> Action:
         """The action ``token`` of ``seat`` if the engine allows it, else :class:`TableError`."""
+        try:
+            action = Action.parse(token)
+        except (BummerlError, ValueError) as exc:
+            raise TableError("bad_action", f"{token!r} is not an action token: {exc}") from None
+        try:
+            self.game.verify(action)
+        except IllegalActionError as exc:
+            raise TableError("illegal_action", str(exc), exc.rule.name.lower()) from None
+        return action
 
-    @abc.abstractmethod
-    def first_legal(self) -> Any:
+    def first_legal(self) -> Action:
         """An action to play when a bot's answer was unusable."""
+        return self.game.legal_actions()[0]
+
+    def play(self, seat: int, action: Action) -> FinishedGame | None:
+        """Apply a stored action to the engine and record its events; the finished game if it ended one.
+
+        The events are the engine's own (:func:`public_events`); the end of the
+        game is told by :meth:`finish_game`, with the match standing.
+        """
+        game = self.game
+        self.events.extend(public_events(game.apply(action)))
+        return self.finish_game() if game.is_over else None
 
     @abc.abstractmethod
-    def play(self, seat: int, action: Any) -> FinishedGame | None:
-        """Apply a stored action to the engine and record its events; the finished game if it ended one."""
+    def finish_game(self) -> FinishedGame:
+        """Score the game just ended in the match, tell it (``game_end``, ``match_end``), and what to store."""
 
     @abc.abstractmethod
     def next_deal(self) -> Deal:
         """The next deal (a new match after a finished one), the room unchanged until it is installed."""
 
     @abc.abstractmethod
+    def bot_seed(self) -> int:
+        """The seed of the bot's decision now: ``derive_seed(table seed, BOT_SEED, match, game, ply)``."""
+
     def bot_turn(self) -> BotTurn | None:
-        """The bot's turn if a bot is to act."""
+        """The bot's turn if a bot is to act: it gets that seat's view only (as the bot protocol's JSON)."""
+        if not self.dealt or self.status != "playing":
+            return None
+        seat = self.game.to_move
+        bot = self.bot_of(seat)
+        if bot is None:
+            return None
+        request = BotRequest(self.id, bot, self.bot_seed(), view_to_json(self.game.view(seat)), self.variant)
+        return BotTurn(seat, request, (self.game_id, self.ply))
 
     @abc.abstractmethod
     def replay_stored(self) -> list[FinishedGame]:

@@ -37,9 +37,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bummerl.server.config import ExecutorKind, ServerConfig
-from bummerl.server.workers import choose_table_token, choose_token, exit_with_parent, search_budget, warm_up
-from bummerl.table.view import TableView
-from bummerl.variants import TableVariant
+from bummerl.server.workers import choose_token, exit_with_parent, search_budget, warm_up
+from bummerl.variants import Variant
 
 __all__ = ["BotRequest", "BotScheduler", "make_executor"]
 
@@ -66,20 +65,18 @@ def make_executor(kind: ExecutorKind, workers: int | None) -> concurrent.futures
 class BotRequest:
     """One decision: ``bot`` (a registry name) chooses for its seat, seeded with ``seed``.
 
-    ``view`` is the two-player view as the bot protocol's JSON, or a table
-    game's :class:`~bummerl.table.view.TableView` (then ``table_variant`` is set).
+    ``view`` is the seat's view as the bot protocol's JSON (every variant alike);
+    ``variant`` is the table's, for the bot's time budget.
     """
 
     table_id: str
     bot: str
     seed: int
-    view: dict[str, Any] | TableView
-    table_variant: TableVariant | None = None
+    view: dict[str, Any]
+    variant: Variant
 
     def work(self, bot: str, time_scale: float) -> Callable[[], str]:
         """The decision as a picklable call (it runs in a worker process)."""
-        if isinstance(self.view, TableView):
-            return functools.partial(choose_table_token, bot, self.seed, self.view, time_scale)
         return functools.partial(choose_token, bot, self.seed, self.view, time_scale)
 
 
@@ -132,7 +129,7 @@ class BotScheduler:
             max_workers=config.quick_bot_threads, thread_name_prefix="bummerl-quick-bot"
         )
         self._gate = _Gate(self.workers)
-        self._budgets: dict[tuple[str, str | None], float | None] = {}
+        self._budgets: dict[tuple[str, str], float | None] = {}
         #: Decisions waiting for a worker, and running in one (for the time scale and the metrics).
         self.waiting = 0
         self.running = 0
@@ -145,9 +142,9 @@ class BotScheduler:
 
     def budget(self, request: BotRequest) -> float | None:
         """The seconds the request's bot may think per decision if it searches, else ``None``."""
-        key = (request.bot, request.table_variant.name if request.table_variant else None)
+        key = (request.bot, request.variant.name)
         if key not in self._budgets:
-            self._budgets[key] = search_budget(request.bot, request.table_variant)
+            self._budgets[key] = search_budget(request.bot, request.variant)
         return self._budgets[key]
 
     def time_scale(self) -> float:

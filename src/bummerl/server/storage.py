@@ -38,6 +38,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,7 +57,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -74,6 +75,10 @@ __all__ = [
     "hash_token",
     "now",
 ]
+
+
+#: Seconds :meth:`Repository.create_schema` keeps trying while another process holds SQLite's write lock.
+SCHEMA_LOCK_WAIT = 60.0
 
 
 class StorageError(Exception):
@@ -315,8 +320,21 @@ class Repository:
         database is the one migrated.  A database from before the migrations is
         recognised and stamped first (:func:`bummerl.server.migrations.upgrade`).
         """
-        with self.engine.begin() as db:
-            migrations.upgrade(db)
+        # Servers starting together on one SQLite file wait for each other's write lock only as long as the
+        # busy timeout; a migration on a loaded machine may hold it longer. The upgrade is one transaction (a
+        # refused one changed nothing), so "database is locked" is tried again, for up to a minute.
+        deadline = time.monotonic() + SCHEMA_LOCK_WAIT
+        pause = 0.05
+        while True:
+            try:
+                with self.engine.begin() as db:
+                    migrations.upgrade(db)
+                return
+            except OperationalError as exc:
+                if "locked" not in str(exc.orig) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 1.0)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -1,48 +1,78 @@
 """Live three- and four-player tables: Bauernschnapsen (4 seats) and Dreierschnapsen (3 seats).
 
 A :class:`LiveTableGame` is a :class:`~bummerl.server.rooms.Room` over the
-table games of :mod:`bummerl.table`.  The creator holds seat 0; every other
-seat is an invited friend (a join code) or a bot.  Every change goes the way
-:mod:`bummerl.server.rooms` describes: check, store, change, tell.  Deals come
-from the table's secret deal key as at two-player tables
+table games (:class:`bummerl.table_game.TableGame`).  The creator holds seat 0;
+every other seat is an invited friend (a join code) or a bot.  Every change
+goes the way :mod:`bummerl.server.rooms` describes: check, store, change, tell.
+Deals come from the table's secret deal key as at two-player tables
 (:mod:`bummerl.server.tables`, docs/security.md); only a table of bots and its
 creator may be dealt from a chosen seed.
 
 What a client learns about the cards comes only from
-:func:`bummerl.table.view_json.table_view_to_json` of its seat's view
-(spectators: ``spectator=True``), from the public events of
-:func:`bummerl.table.view_json.action_events`, and, once a game is over, from
-its record (:class:`~bummerl.table.record.TableGameRecord`, the same format the
-CLI writes).
+:func:`table_view_to_json` of its seat's view (spectators: ``spectator=True``),
+from the engine's events in a spectator's form
+(:func:`~bummerl.server.rooms.public_events`: a card laid away or the talon
+taken up is named to nobody), and, once a game is over, from its record (the
+same format the CLI writes).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bummerl.errors import BummerlError, IllegalActionError
-from bummerl.record import GameRecord as TableGameRecord
+from bummerl.actions import Action
+from bummerl.errors import BummerlError
+from bummerl.match import TableMatch
+from bummerl.record import GameRecord
 from bummerl.rng import derive_key, derive_seed, key_commitment
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
-from bummerl.server.rooms import BotTurn, Connection, Deal, FinishedGame, Room, TableError
-from bummerl.server.scheduler import BotRequest
+from bummerl.server.rooms import BOT_SEED, Deal, FinishedGame, Room
 from bummerl.server.storage import StorageError, TableData
-from bummerl.server.tables import BOT_SEED
-from bummerl.table import TableAction, TableMatch
-from bummerl.table.view_json import action_events, result_to_json, table_view_to_json
 from bummerl.table_game import TableGame
-from bummerl.variants import TableVariant, Variant, find_table_variant
+from bummerl.variants import TableVariant, find_table_variant
+from bummerl.view import TableView
+from bummerl.view_json import result_to_json, view_to_json
 
 if TYPE_CHECKING:
+    from bummerl.game import Game
     from bummerl.server.manager import TableManager
 
-__all__ = ["DEFAULT_TABLE_BOT", "LiveTableGame", "table_variants_json"]
+__all__ = ["DEFAULT_TABLE_BOT", "LiveTableGame", "table_variants_json", "table_view_to_json"]
 
 #: The bot of a seat when the request names none (the two-player default "hard" plays two-player games only).
 DEFAULT_TABLE_BOT = "heuristic"
+#: The fields of a spectator's view that a replay's board leaves out: the variant (said once), the fields of
+#: the seat the view was built for, and what the replay shows otherwise (every hand, the result).
+_NOT_ON_THE_BOARD = ("variant", "seat", "partner", "hand", "legal", "known", "hand_sizes", "result")
 #: Path element of :func:`~bummerl.rng.derive_seed` for the seed of a table's second and later matches.
 MATCH_SEED = 0x4D41544348
+
+
+def table_view_to_json(view: TableView, spectator: bool = False) -> dict[str, Any]:
+    """``view`` as a client of a web table gets it; with ``spectator`` without the seat's own cards and actions.
+
+    The object is :func:`bummerl.view_json.view_to_json` (the one the bot
+    protocol sends, docs/protocol.md): exactly the view's content (the own hand,
+    never a partner's, the laid-away cards only to the Dreierschnapsen soloist
+    who laid them away), with ``to_move`` null once the game is over.
+    ``spectator=True`` drops everything that belongs to the seat the view was
+    built for (hand, laid-away cards, legal actions).
+
+    >>> t = TableGame.deal("bauernschnapsen", seed=1, dealer=0)
+    >>> _ = t.apply("cut")
+    >>> data = table_view_to_json(t.view(1))
+    >>> data["phase"], len(data["hand"]), data["legal"][:2], data["partner"]
+    ('trump', 3, ['trump:h', 'trump:c'], 3)
+    >>> table_view_to_json(t.view(1), spectator=True)["hand"]
+    []
+    """
+    data = view_to_json(view)
+    if view.result is not None:
+        data["to_move"] = None  # nobody is to move at a finished table
+    if spectator:
+        data.update(seat=None, partner=None, hand=[], discarded=[], legal=[])
+    return data
 
 
 def table_variants_json() -> dict[str, Any]:
@@ -86,10 +116,6 @@ class LiveTableGame(Room):
 
     # ------------------------------------------------------------ the family
     @classmethod
-    def plays(cls, variant: Variant) -> bool:
-        return isinstance(variant, TableVariant)
-
-    @classmethod
     def default_bot(cls, config: ServerConfig) -> str:
         return DEFAULT_TABLE_BOT
 
@@ -104,7 +130,25 @@ class LiveTableGame(Room):
 
     @classmethod
     def record_json(cls, text: str) -> str:
-        return TableGameRecord.loads(text).dumps("json")
+        return GameRecord.loads(text).dumps("json")
+
+    @classmethod
+    def replay_board(cls, game: Game) -> dict[str, Any]:
+        """A spectator's view of ``game`` (:func:`table_view_to_json`) without the variant and the seat's own
+        fields, with the cards laid away and the talon open: a replay adds every hand.
+
+        >>> t = TableGame.deal("dreierschnapsen", seed=1, dealer=0)
+        >>> _ = t.apply("cut")
+        >>> board = LiveTableGame.replay_board(t)
+        >>> board["phase"], board["talon"], board["discarded"], "variant" in board
+        ('trump', ['Qc', 'Kh'], [], False)
+        """
+        assert isinstance(game, TableGame)
+        board = table_view_to_json(game.view(0), spectator=True)
+        for key in _NOT_ON_THE_BOARD:
+            del board[key]
+        board.update(talon=[c.code for c in game.talon], discarded=[c.code for c in game.discarded])
+        return board
 
     # ------------------------------------------------------------ properties
     @property
@@ -123,14 +167,6 @@ class LiveTableGame(Room):
     @property
     def game_id(self) -> int:
         return self._game_id
-
-    @property
-    def ply(self) -> int:
-        return len(self.game.actions)
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self.game.result is not None else self.game.to_move
 
     @property
     def dealt(self) -> bool:
@@ -163,48 +199,21 @@ class LiveTableGame(Room):
         }
 
     # --------------------------------------------------------------- messages
-    def view_state(self, conn: Connection) -> dict[str, Any]:
-        game = self.game
-        view = table_view_to_json(game.view(0 if conn.seat is None else conn.seat), spectator=conn.seat is None)
-        if self.status == "waiting":
-            view["legal"] = []
-        return {
-            "view": view,
-            "legal": view["legal"],
-            "to_move": view["to_move"],
-            "your_turn": bool(view["legal"]),
-            "match": self.match_json(),
-            "game_over": self.game_over if game.result is not None else None,
-        }
+    def view_json(self, view: TableView, spectator: bool, legal: list[str]) -> dict[str, Any]:
+        data = table_view_to_json(view, spectator)
+        data["legal"] = legal  # none while an invited friend is missing
+        return data
+
+    def game_over_json(self) -> dict[str, Any] | None:
+        return self.game_over
 
     # ---------------------------------------------------------------- changes
-    def verified(self, seat: int, token: str) -> TableAction:
-        try:
-            action = TableAction.parse(token)
-        except (BummerlError, ValueError) as exc:
-            raise TableError("bad_action", f"{token!r} is not a table action token: {exc}") from None
-        try:
-            self.game.verify(action)
-        except IllegalActionError as exc:
-            raise TableError("illegal_action", str(exc), exc.rule.name.lower()) from None
-        return action
-
-    def first_legal(self) -> TableAction:
-        return self.game.legal_actions()[0]
-
-    def play(self, seat: int, action: TableAction) -> FinishedGame | None:
-        game = self.game
-        tricks, contract = len(game.tricks), game.contract.name if game.contract is not None else None
-        game.apply(action)
-        self.events.extend(action_events(game, seat, action, tricks, contract))
-        return self._finish_game() if game.result is not None else None
-
-    def record(self) -> TableGameRecord:
+    def record(self) -> GameRecord:
         tags = {f"Seat{p['seat']}": p["name"] or "?" for p in self.players()}
         tags.update(Event="Bummerl web", Match=str(len(self.matches)), Game=str(self.game_no + 1))
-        return TableGameRecord.from_table(self.game, (), **tags)
+        return GameRecord.from_game(self.game, (), **tags)
 
-    def _finish_game(self) -> FinishedGame:
+    def finish_game(self) -> FinishedGame:
         game = self.game
         assert game.result is not None
         self.match.advance()  # scores the game (and deals the next one in memory, shown after next_game)
@@ -217,10 +226,12 @@ class LiveTableGame(Room):
             "match_over": self.match.is_over,
             "next_game": True,
         }
-        if self.match.is_over and self.match.deal_key is not None:
-            self.events.append(
-                {"type": "match_end", "winners": list(self.match.winners), "deal_key": self.match.deal_key.hex()}
-            )
+        self.events.append({"type": "game_end", "result": result, "standing": list(self.match.scores)})
+        if self.match.is_over:
+            end: dict[str, Any] = {"type": "match_end", "winners": list(self.match.winners)}
+            if self.match.deal_key is not None:
+                end["deal_key"] = self.match.deal_key.hex()
+            self.events.append(end)
         return FinishedGame(self._game_id, result, record)
 
     def _new_match(self) -> TableMatch:
@@ -255,17 +266,8 @@ class LiveTableGame(Room):
 
         return Deal(match_no, game_no, table.dealer, _deck_text(table), None, install)
 
-    def bot_turn(self) -> BotTurn | None:
-        table = self.table
-        if table is None or table.result is not None or self.status != "playing":
-            return None
-        seat = table.to_move
-        name = self.bot_of(seat)
-        if name is None:
-            return None
-        seed = derive_seed(self.data.seed, BOT_SEED, len(self.matches), self.game_no, self.ply)
-        request = BotRequest(self.id, name, seed, table.view(seat), self.variant)
-        return BotTurn(seat, request, (self._game_id, self.ply))
+    def bot_seed(self) -> int:
+        return derive_seed(self.data.seed, BOT_SEED, len(self.matches), self.game_no, self.ply)
 
     # ------------------------------------------------------------------- load
     def replay_stored(self) -> list[FinishedGame]:
@@ -282,10 +284,8 @@ class LiveTableGame(Room):
                 raise StorageError(f"game {stored.id} of table {self.id} does not match its stored deal")
             self.table, self._game_id, self.game_no = table, stored.id, stored.game_no
             for token in stored.actions:
-                table.apply(token)
-            if table.result is not None:
-                finished = self._finish_game()
-                if not stored.finished:
+                finished = self.play(table.to_move, Action.parse(token))
+                if finished is not None and not stored.finished:
                     repairs.append(finished)
         self.events.clear()  # a reload is no news for anyone
         return repairs

@@ -16,7 +16,9 @@ seed the creator chose.
 What a client receives about the cards comes only from
 :func:`bummerl.protocol.view_to_json` of its seat's view (spectators: that view
 without any hand, :func:`~bummerl.server.messages.spectator_view`), from the
-public events of the play, and, once a game is over, from its record.
+engine's events in a spectator's form (:func:`~bummerl.server.rooms.public_events`:
+a card drawn from the talon is named to nobody), and, once a game is over,
+from its record.
 """
 
 from __future__ import annotations
@@ -26,98 +28,27 @@ import dataclasses
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from bummerl.actions import Action, ActionKind
-from bummerl.cards import Card, Rank, parse_cards
-from bummerl.errors import BummerlError, IllegalActionError
+from bummerl.actions import Action
+from bummerl.cards import parse_cards
+from bummerl.errors import BummerlError
 from bummerl.match import DEFAULT_TARGET, Match, Session
 from bummerl.protocol import result_to_json, variant_to_json, view_to_json
 from bummerl.record import GameRecord, MatchRecord, dumps
 from bummerl.rng import derive_seed, key_commitment
 from bummerl.server.config import ServerConfig
 from bummerl.server.messages import spectator_view
-from bummerl.server.rooms import BotTurn, Connection, Deal, FinishedGame, Room, TableError
-from bummerl.server.scheduler import BotRequest
+from bummerl.server.rooms import BOT_SEED, Deal, FinishedGame, Room
 from bummerl.server.storage import StorageError, TableData
 from bummerl.server.workers import read_game_record
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import TwoPlayerVariant, Variant
+from bummerl.variants import TwoPlayerVariant
+from bummerl.view import PlayerView
 
 if TYPE_CHECKING:
+    from bummerl.game import Game
     from bummerl.server.manager import TableManager
 
-__all__ = ["BOT_SEED", "LiveTable", "action_events"]
-
-#: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
-BOT_SEED = 0x424F54
-
-
-# --------------------------------------------------------------------- events
-def action_events(game: TwoPlayerGame, action: Action, before: tuple[int, int, Card | None]) -> list[dict[str, Any]]:
-    """The public events of ``action``, just applied to ``game``.
-
-    ``before`` is ``(seat, completed tricks, trump card)`` from before the
-    action.  Only face-up facts: a drawn talon card is never an event.
-
-    >>> game = TwoPlayerGame.deal("schnapsen", seed=3)
-    >>> before = (game.to_move, len(game.tricks), game.trump_card)
-    >>> action = game.legal_actions()[0]
-    >>> _ = game.apply(action)
-    >>> action_events(game, action, before) == [{"type": "play", "seat": before[0], "card": action.card.code}]
-    True
-    """
-    seat, tricks_before, trump_card_before = before
-    events: list[dict[str, Any]] = []
-    kind = action.kind
-    suit = action.card.suit if kind is ActionKind.MARRIAGE and action.card is not None else action.suit
-    if suit is not None and kind in (ActionKind.MARRIAGE, ActionKind.DECLARE):
-        events.append(
-            {
-                "type": "marriage",
-                "seat": seat,
-                "suit": suit.letter,
-                "cards": [Card(suit, Rank.KING).code, Card(suit, Rank.OBER).code],
-                "value": 40 if suit == game.trump else 20,
-            }
-        )
-    if kind is ActionKind.PLAY or (kind is ActionKind.MARRIAGE and _card_was_played(game, action)):
-        assert action.card is not None
-        events.append({"type": "play", "seat": seat, "card": action.card.code})
-    elif kind is ActionKind.MARRIAGE:
-        # auto_declare: the marriage brought 66, so the game ended before the card was led.
-        events.append({"type": "declare", "seat": seat, "suit": None})
-    elif kind is ActionKind.EXCHANGE:
-        gave = game.trump_card
-        events.append(
-            {
-                "type": "exchange",
-                "seat": seat,
-                "took": trump_card_before.code if trump_card_before is not None else None,
-                "gave": gave.code if gave is not None else None,
-            }
-        )
-    elif kind is ActionKind.CLOSE:
-        events.append({"type": "close", "seat": seat})
-    elif kind is ActionKind.DECLARE:
-        events.append({"type": "declare", "seat": seat, "suit": action.suit.letter if action.suit else None})
-    if len(game.tricks) > tricks_before:
-        t = game.tricks[-1]
-        events.append(
-            {
-                "type": "trick",
-                "leader": t.leader,
-                "lead": t.lead.code,
-                "follow": t.follow.code,
-                "winner": t.winner,
-                "augen": t.lead.augen + t.follow.augen,
-            }
-        )
-    return events
-
-
-def _card_was_played(game: TwoPlayerGame, action: Action) -> bool:
-    return action.card is not None and (
-        game.lead == action.card or any(action.card in (t.lead, t.follow) for t in game.tricks)
-    )
+__all__ = ["BOT_SEED", "LiveTable"]
 
 
 # ------------------------------------------------------------------ the table
@@ -136,7 +67,6 @@ class LiveTable(Room):
     """
 
     kind = "two_player"
-    analysable = True
     takes_new_deal_key = True
 
     def __init__(self, manager: TableManager, data: TableData) -> None:
@@ -147,10 +77,6 @@ class LiveTable(Room):
         self.info: _GameInfo | None = None
 
     # ------------------------------------------------------------ the family
-    @classmethod
-    def plays(cls, variant: Variant) -> bool:
-        return isinstance(variant, TwoPlayerVariant)
-
     @classmethod
     def default_bot(cls, config: ServerConfig) -> str:
         return config.default_bot
@@ -175,7 +101,19 @@ class LiveTable(Room):
             "hands_at_deal": [[c.code for c in h] for h in dealt.hands],
             "trump_card": dealt.trump_card.code if dealt.trump_card else None,
             "variant_info": variant_to_json(read.variant),
-            "analysis_url": f"/api/games/{game_id}/analysis",
+            **super().finished_details(game_id, record),
+        }
+
+    @classmethod
+    def replay_board(cls, game: Game) -> dict[str, Any]:
+        assert isinstance(game, TwoPlayerGame)
+        return {
+            "trump_card": game.trump_card.code if game.trump_card else None,
+            "talon_size": game.talon_size,
+            "lead": game.lead.code if game.lead else None,
+            "tricks_won": list(game.tricks_won),
+            "augen": [game.augen(0), game.augen(1)],
+            "closed_by": game.closed_by,
         }
 
     # ------------------------------------------------------------ properties
@@ -195,14 +133,6 @@ class LiveTable(Room):
     def game_id(self) -> int:
         assert self.info is not None
         return self.info.game_id
-
-    @property
-    def ply(self) -> int:
-        return len(self.game.actions)
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self.game.is_over else self.game.to_move
 
     @property
     def dealt(self) -> bool:
@@ -232,47 +162,15 @@ class LiveTable(Room):
         }
 
     # --------------------------------------------------------------- messages
-    def view_state(self, conn: Connection) -> dict[str, Any]:
-        game = self.game
-        if conn.seat is None:
-            view = spectator_view(view_to_json(game.view(0)))
-            legal: list[str] = []
-        else:
-            view = view_to_json(game.view(conn.seat))
-            waiting = self.status == "waiting"
-            legal = [] if waiting or game.to_move != conn.seat else [a.token for a in game.legal_actions()]
-        return {
-            "view": view,
-            "legal": legal,
-            "to_move": None if game.is_over else game.to_move,
-            "your_turn": bool(legal),
-            "match": self.match_json(),
-            "game_over": self.info.game_over if self.info and game.is_over else None,
-        }
+    def view_json(self, view: PlayerView, spectator: bool, legal: list[str]) -> dict[str, Any]:
+        data = view_to_json(view)
+        return spectator_view(data) if spectator else data
+
+    def game_over_json(self) -> dict[str, Any] | None:
+        return self.info.game_over if self.info is not None else None
 
     # ------------------------------------------------------------- changes
-    def verified(self, seat: int, token: str) -> Action:
-        try:
-            action = Action.parse(token)
-        except (BummerlError, ValueError) as exc:
-            raise TableError("bad_action", f"{token!r} is not an action token: {exc}") from None
-        try:
-            self.game.verify(action)
-        except IllegalActionError as exc:
-            raise TableError("illegal_action", str(exc), exc.rule.name.lower()) from None
-        return action
-
-    def first_legal(self) -> Action:
-        return self.game.legal_actions()[0]
-
-    def play(self, seat: int, action: Action) -> FinishedGame | None:
-        game = self.game
-        before = (seat, len(game.tricks), game.trump_card)
-        game.apply(action)
-        self.events.extend(action_events(game, action, before))
-        return self._finish_game() if game.is_over else None
-
-    def _finish_game(self) -> FinishedGame:
+    def finish_game(self) -> FinishedGame:
         """Score the finished game in the match, make its ``game_over`` and the rows to store."""
         game, match, info = self.game, self.match, self.info
         assert info is not None and game.result is not None
@@ -360,17 +258,9 @@ class LiveTable(Room):
 
         return Deal(match_no, game_no, game.dealer, _deck_text(game), match.game_seeds[-1], install)
 
-    def bot_turn(self) -> BotTurn | None:
-        if self.game.is_over or self.info is None:
-            return None
-        seat = self.game.to_move
-        bot = self.bot_of(seat)
-        if bot is None:
-            return None
-        info = self.info
-        seed = derive_seed(self.data.seed, BOT_SEED, info.match_no, info.game_no, self.ply)
-        request = BotRequest(self.id, bot, seed, view_to_json(self.game.view(seat)))
-        return BotTurn(seat, request, (info.game_id, self.ply))
+    def bot_seed(self) -> int:
+        assert self.info is not None
+        return derive_seed(self.data.seed, BOT_SEED, self.info.match_no, self.info.game_no, self.ply)
 
     # ------------------------------------------------------------------ load
     def replay_stored(self) -> list[FinishedGame]:
@@ -395,16 +285,15 @@ class LiveTable(Room):
                 raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
             self.info = _GameInfo(stored.id, stored.match_no, stored.game_no)
             for token in stored.actions:
-                game.apply(token)
-            if game.is_over:
-                finished = self._finish_game()
-                self.events.clear()  # a reload is no news for anyone
+                finished = self.play(game.to_move, Action.parse(token))
+                if finished is None:
+                    continue
                 if not stored.finished:
                     # Its result was refused while the table played on, or the server stopped first.
                     repairs.append(finished)
                 elif stored is data.games[-1] and stored.record:
-                    assert self.info is not None
                     self.info.game_over = self._game_over(read_game_record(stored.record))
+        self.events.clear()  # a reload is no news for anyone
         return repairs
 
 

@@ -6,10 +6,9 @@ a full game: :func:`choose_token` gets only the deciding player's view.
 
 >>> from bummerl.game import Game
 >>> from bummerl.protocol import view_to_json
->>> game = Game.deal("schnapsen", seed=2)
->>> token = choose_token("random", 7, view_to_json(game.view(game.to_move)))
->>> token in [a.token for a in game.legal_actions()]
-True
+>>> for game in (Game.deal("schnapsen", seed=2), Game.deal("bauernschnapsen", seed=2)):
+...     token = choose_token("random", 7, view_to_json(game.view(game.to_move)))
+...     assert token in [a.token for a in game.legal_actions()]
 
 Nothing here touches the database or the event loop.
 """
@@ -21,19 +20,17 @@ import threading
 import time
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from bummerl.analysis import analyze
+from bummerl.analysis import analyze, make_evaluator
 from bummerl.bots import bot_info, make_bot
 from bummerl.bots.levels import make_level
 from bummerl.errors import RecordError
 from bummerl.protocol import view_from_json
 from bummerl.record import GameRecord, MatchRecord, loads
-from bummerl.table.view import TableView
-from bummerl.variants import TableVariant
+from bummerl.variants import Variant
 
 __all__ = [
     "TimeScaled",
     "analyze_record",
-    "choose_table_token",
     "choose_token",
     "exit_with_parent",
     "read_game_record",
@@ -91,8 +88,11 @@ def read_game_record(text: str) -> GameRecord:
 def choose_token(bot_name: str, seed: int, view: dict[str, Any], time_scale: float = 1.0) -> str:
     """The action token that a fresh bot ``bot_name`` seeded with ``seed`` chooses in ``view``.
 
-    A fresh bot per decision makes the choice depend only on the seed and the
-    view, so a table restored after a restart plays on as it would have.  A
+    ``view`` is the deciding seat's view as the bot protocol's JSON, of any
+    variant (:func:`bummerl.view_json.view_to_json`): it pickles into a worker
+    process, which never sees more than that seat may know.  A fresh bot per
+    decision makes the choice depend only on the seed and the view, so a table
+    restored after a restart plays on as it would have.  A
     ``time_scale`` below 1 shortens a searching bot's time per decision (the
     server's scheduler does so when many tables wait for its workers).
     """
@@ -119,28 +119,31 @@ def _scaled(bot: B, time_scale: float) -> B:
     return bot
 
 
-def search_budget(bot_name: str, table_variant: TableVariant | None = None) -> float | None:
-    """The seconds a decision of ``bot_name`` may take if the bot searches (``None``: a quick bot)."""
-    bot = make_bot(bot_info(bot_name).name, 0, table_variant)  # a registered bot: never a program
+def search_budget(bot_name: str, variant: Variant | None = None) -> float | None:
+    """The seconds a decision of ``bot_name`` for ``variant`` may take if the bot searches (``None``: a quick bot)."""
+    bot = make_bot(bot_info(bot_name).name, 0, variant)  # a registered bot: never a program
     return bot.time_budget() if isinstance(bot, TimeScaled) else None
 
 
 def analyze_record(record_text: str, level: str) -> dict[str, Any]:
-    """The analysis (``Analysis.to_json()``) of a finished game's record by the search level ``level``."""
-    game = read_game_record(record_text).replay()
-    return analyze(game, make_level(level)).to_json()
+    """The analysis (``Analysis.to_json()``) of a finished game's record of any variant.
 
+    A two-player game is judged by the search level ``level``; a table game,
+    which no two-player level plays, by its variant's evaluator
+    (:func:`bummerl.analysis.make_evaluator`: the table ``search`` bot) with
+    its full world budget and seed 0, so that the same record always gets the
+    same analysis.
 
-def choose_table_token(bot_name: str, seed: int, view: TableView, time_scale: float = 1.0) -> str:
-    """The action token that a fresh table bot ``bot_name`` seeded with ``seed`` chooses in ``view``.
-
-    Only the deciding seat's :class:`~bummerl.table.TableView` is passed (it
-    pickles into a worker process); like :func:`choose_token`, a fresh bot per
-    decision makes a restored table play on as it would have.
-
-    >>> from bummerl.table_game import TableGame
-    >>> t = TableGame.deal("bauernschnapsen", seed=2)
-    >>> choose_table_token("random", 7, t.view(t.to_move)) in [a.token for a in t.legal_actions()]
-    True
+    >>> from bummerl.game import Game
+    >>> from bummerl.record import GameRecord
+    >>> table = Game.deal("dreierschnapsen", seed=3)
+    >>> while not table.is_over:
+    ...     _ = table.apply(table.legal_actions()[0])
+    >>> data = analyze_record(GameRecord.from_game(table).dumps(), "easy")
+    >>> data["evaluator"], len(data["mistakes"]), len(data["decisions"]) == len(table.actions)
+    ('search', 3, True)
     """
-    return _scaled(bot_info(bot_name).make(seed, view.variant), time_scale).choose(view).token
+    game = read_game_record(record_text).replay()
+    if bot_info(level).plays(game.variant):
+        return analyze(game, make_level(level)).to_json()
+    return analyze(game, make_evaluator(game.variant)).to_json()

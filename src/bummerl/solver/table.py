@@ -7,7 +7,7 @@ declarer's side against the defenders.  The value is **game points for a seat's
 side** (the side of the player to move unless told otherwise): what that side
 wins, or minus what it loses, when everybody plays perfectly.  Kontra steps and
 the point for leaving the talon are included, as in
-:class:`~bummerl.table.TableResult`.
+:class:`~bummerl.table_game.TableResult`.
 
 >>> from bummerl.table_game import TableGame
 >>> t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
@@ -26,12 +26,12 @@ the others after a trick of their own), "Genug" with or without a marriage (a
 wrong "Genug" is a legal move with its own value), the last trick's point and
 the goals of the special contracts (no trick, the first three or four tricks
 with 66, all tricks).  ``tests/test_table_solver.py`` compares it with plain
-minimax over :class:`~bummerl.table.Table` on small endgames.
+minimax over :class:`~bummerl.table_game.TableGame` on small endgames.
 
 How it is made fast:
 
 * the state is a handful of ints (one bitmask per hand, the trick, the Augen of
-  both sides) changed and restored in place, never a copied :class:`Table`;
+  both sides) changed and restored in place, never a copied :class:`~bummerl.table_game.TableGame`;
 * alpha-beta over the two sides, with a transposition table at the start of
   each trick that keeps lower and upper bounds and the best move;
 * move ordering: the transposition table's move first, "Genug" first when it
@@ -41,8 +41,9 @@ How it is made fast:
   announced (announcing only adds Augen to the leader's side, which never
   hurts it), so the plain lead of a married King or Ober is not searched.
 
-This module reads a :class:`Table` or a :class:`~bummerl.table.TableView` plus
-the sampled hands; it never changes a table and never prints.
+This module reads a :class:`~bummerl.table_game.TableGame` or a
+:class:`~bummerl.view.TableView` plus the sampled hands; it never changes a
+table and never prints.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bummerl.actions import Action as TableAction
+from bummerl.actions import Action
 from bummerl.cards import CARDS, Card, Rank, Suit
 from bummerl.table_game import Phase
 from bummerl.variants.bauernschnapsen import Contract, Goal, TableVariant
@@ -275,9 +276,9 @@ class TableSolver:
         """The value of the position for the side of :attr:`seat`."""
         return self._search(-1000, 1000)
 
-    def action_values(self) -> dict[TableAction, int]:
+    def action_values(self) -> dict[Action, int]:
         """The exact value (for the side of :attr:`seat`) of every legal action of the player to move."""
-        out: dict[TableAction, int] = {}
+        out: dict[Action, int] = {}
         for move in self._moves():
             out[_action(move)] = self._after(move, -1000, 1000)
         return out
@@ -495,7 +496,7 @@ class TableSolver:
         return s.side_trick_augen[side]
 
     def _goal_value(self, winner: int) -> int | None:
-        """The value if the trick just won by ``winner`` ends the game (as ``Table._check_goal``)."""
+        """The value if the trick just won by ``winner`` ends the game (as ``TableGame._check_goal``)."""
         s = self.s
         last = not s.hands[winner]
         goal = self._goal
@@ -516,7 +517,7 @@ class TableSolver:
         return self._result(0, self._points) if last else None
 
     def _genug(self, p: int, marriage: int) -> int:
-        """ "Genug" by ``p`` (after showing the marriage of suit ``marriage`` if >= 0), as ``Table._declare``."""
+        """ "Genug" by ``p`` (after showing the marriage of suit ``marriage`` if >= 0), as ``TableGame._declare``."""
         s = self.s
         mine = s.side[p]
         other = 1 - mine
@@ -535,14 +536,14 @@ class TableSolver:
         return v
 
 
-def _action(move: int) -> TableAction:
+def _action(move: int) -> Action:
     if move == _GENUG:
-        return TableAction.declare()
+        return Action.declare()
     if move > _GENUG:
-        return TableAction.declare(Suit(move - _GENUG - 1))
+        return Action.declare(Suit(move - _GENUG - 1))
     if move >= _MARRY:
-        return TableAction.marriage(CARDS[move - _MARRY])
-    return TableAction.play(CARDS[move])
+        return Action.marriage(CARDS[move - _MARRY])
+    return Action.play(CARDS[move])
 
 
 def solve(table: TableGame, seat: int | None = None) -> int:
@@ -550,7 +551,7 @@ def solve(table: TableGame, seat: int | None = None) -> int:
     return TableSolver(PlayState.from_table(table), seat).value()
 
 
-def action_values(table: TableGame) -> dict[TableAction, int]:
+def action_values(table: TableGame) -> dict[Action, int]:
     """The exact value of each legal action for the side of the player to move.
 
     A plain lead of a King or Ober that could be announced as a marriage is
@@ -559,7 +560,7 @@ def action_values(table: TableGame) -> dict[TableAction, int]:
     return TableSolver(PlayState.from_table(table)).action_values()
 
 
-def best_action(table: TableGame) -> TableAction:
+def best_action(table: TableGame) -> Action:
     """An action of the highest value for the player to move."""
     values = action_values(table)
     return max(values, key=lambda a: values[a])

@@ -51,7 +51,6 @@ __all__ = [
     "TableVariant",
     "TwoPlayerVariant",
     "Variant",
-    "find_any_variant",
     "find_table_variant",
     "find_variant",
 ]
@@ -76,10 +75,6 @@ def find_variant(name: str | Variant, **options: Any) -> Variant:
             return variant.with_options(**options) if options else variant
     known = ", ".join(sorted({a for v in VARIANTS for a in (v.name, *v.aliases)}))
     raise UnknownVariantError(f"unknown variant {name!r}; known names: {known}")
-
-
-#: The old name of :func:`find_variant` (which finds every variant now); kept while callers move.
-find_any_variant = find_variant
 
 
 def find_table_variant(name: str | Variant, **options: Any) -> TableVariant:

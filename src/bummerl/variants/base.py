@@ -64,6 +64,10 @@ class Variant:
 
     #: What the variants of this class are, for messages ("two-player variant").
     KIND: ClassVar[str] = "variant"
+    #: The family of rules, one engine each: ``"two_player"`` (Schnapsen, 66, Schnorps) or ``"table_game"``
+    #: (Dreierschnapsen, Bauernschnapsen). Hosts that treat the families apart (the web server's kinds of
+    #: table) look this up instead of asking for the variant's class.
+    FAMILY: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ options
     def with_options(self, **options: Any) -> Self:

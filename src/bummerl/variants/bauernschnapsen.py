@@ -4,7 +4,7 @@ trump, lead, goal and points, and the regional options.
 seeds/004 (pagat's page) is the primary text, seeds/003 adds contracts (Assen-Bettler,
 Bauernloch) and the three-Unter redeal.  The same :class:`TableVariant` describes
 Dreierschnapsen (:mod:`bummerl.variants.dreierschnapsen`); the engine is
-:class:`bummerl.table.Table`.
+:class:`bummerl.table_game.TableGame`.
 
 >>> v = BAUERNSCHNAPSEN
 >>> [c.name for c in v.contracts][:4]
@@ -152,6 +152,7 @@ class TableVariant(Variant):
 
     OPTION_HELP: ClassVar[dict[str, str]] = _OPTIONS_DOC
     KIND: ClassVar[str] = "three- or four-player variant"
+    FAMILY: ClassVar[str] = "table_game"
 
     name: str = "bauernschnapsen"
     aliases: tuple[str, ...] = ("bauern", "viererschnapsen", "bauernschnapser", "4")
@@ -306,7 +307,7 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
                 )
             )
     if v.kontra_beats_bettler:
-        # Played as the normal game of Vorhand with Kontra said (see bummerl.table).
+        # Played as the normal game of Vorhand with Kontra said (see bummerl.table_game).
         out.append(
             Contract(
                 "kontra-normal",

@@ -1,10 +1,11 @@
 """Finished games: the history, each game's summary, record, replay and the expert's analysis.
 
-The history lists the games of every variant with every player; a game's
-record is served for every variant.  Replays and analyses are there for the
-two-player games (a room kind's ``analysable``); a table game's answer ``409
-table_game`` until the engine's events carry them.  A game's cards are public
-once it is over (its record); a running game shows its summary only.  Game ids
+The history lists the games of every variant with every player; a finished
+game's record, replay and analysis are served for every variant (the replay
+is built from the engine's events, the analysis by :mod:`bummerl.analysis`).
+A game's cards are public once it is over (its record); a running game shows
+its summary only, and its record, replay and analysis are refused (``409
+game_running``).  Game ids
 are positive 64-bit integers: anything else is refused with 422 before the
 database is asked.
 """
@@ -18,15 +19,14 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.requests import HTTPConnection
 
 from bummerl.errors import UnknownVariantError
+from bummerl.game import Game
 from bummerl.record import GameRecord
 from bummerl.server.analyses import QueueFull
 from bummerl.server.manager import room_kind
-from bummerl.server.rooms import Room
+from bummerl.server.rooms import Room, marriage_values, public_events
 from bummerl.server.routes.deps import Parts, PartsDep, check_rate, client_of, error, rate_limited
 from bummerl.server.storage import GameData, TableData
-from bummerl.server.tables import action_events
 from bummerl.server.workers import read_game_record
-from bummerl.two_player import TwoPlayerGame
 
 __all__ = ["router"]
 
@@ -61,8 +61,8 @@ def _summary(game: GameData, table: TableData) -> dict[str, Any]:
         ],
         "dealer": game.dealer,
         "finished": game.finished,
-        # Whether /replay and /analysis serve the game once it is over (two-player games, for now).
-        "replay": kind is not None and kind.analysable,
+        # Whether /replay and /analysis serve the game once it is over (every variant this server plays).
+        "replay": kind is not None,
         # A table game's contract (null for two-player games and a redeal).
         "contract": result.get("contract") if result else None,
         "result": result,
@@ -71,32 +71,30 @@ def _summary(game: GameData, table: TableData) -> dict[str, Any]:
     }
 
 
-def _replay_steps(record: GameRecord) -> list[dict[str, Any]]:
-    """A finished game step by step with every card open (a record is public once the game is over)."""
-    game = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
+def _replay(game_id: int, kind: type[Room], record: GameRecord) -> dict[str, Any]:
+    """A finished game step by step with every card open (a record is public once the game is over).
+
+    Each step has every hand, the family's board (:meth:`~bummerl.server.rooms.Room.replay_board`) and the
+    engine's events of its action as the live table told them (:func:`~bummerl.server.rooms.public_events`).
+    """
+    game = Game.from_deck(record.variant, record.deck, record.dealer)
 
     def step(ply: int, token: str | None, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "ply": ply,
-            "action": token,
-            "seat": seat,
-            "hands": [[c.code for c in h] for h in game.hands],
-            "trump_card": game.trump_card.code if game.trump_card else None,
-            "talon_size": game.talon_size,
-            "lead": game.lead.code if game.lead else None,
-            "tricks_won": list(game.tricks_won),
-            "augen": [game.augen(0), game.augen(1)],
-            "closed_by": game.closed_by,
-            "events": events,
-        }
+        hands = {"hands": [[c.code for c in h] for h in game.hands]}
+        return {"ply": ply, "action": token, "seat": seat, **hands, **kind.replay_board(game), "events": events}
 
     steps = [step(0, None, None, [])]
     for ply, action in enumerate(record.actions, 1):
         seat = game.to_move
-        before = (seat, len(game.tricks), game.trump_card)
-        game.apply(action)
-        steps.append(step(ply, action.token, seat, action_events(game, action, before)))
-    return steps
+        events = public_events(game.apply(action))
+        steps.append(step(ply, action.token, seat, events))
+    return {
+        "game_id": game_id,
+        "kind": kind.kind,
+        "players": game.players,
+        "marriage_values": marriage_values(game.view(0).trump),
+        "steps": steps,
+    }
 
 
 async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
@@ -109,16 +107,14 @@ async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
     return game, table
 
 
-async def _finished(p: Parts, game_id: int, analysed: bool = True) -> tuple[type[Room], str]:
-    """The kind and record of a finished game; ``analysed``: a game whose replay and analysis are served."""
+async def _finished(p: Parts, game_id: int) -> tuple[type[Room], str]:
+    """The kind and record of a finished game: a running game's cards are secret."""
     game, table = await _stored(p, game_id)
     if not game.finished or game.record is None:
         raise error(409, "game_running", f"game {game_id} is not over: its cards are secret")
     kind = _kind(table)
     if kind is None:
         raise error(409, "unknown_variant", f"game {game_id} is of a variant this server does not know")
-    if analysed and not kind.analysable:
-        raise error(409, "table_game", f"game {game_id} is a three- or four-player game: only its record is served")
     return kind, game.record
 
 
@@ -148,7 +144,7 @@ async def get_game(game_id: GameId, p: PartsDep) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/record")
 async def get_record(game_id: GameId, p: PartsDep, format: Annotated[str, Query(max_length=8)] = "text") -> Response:
-    kind, text = await _finished(p, game_id, analysed=False)
+    kind, text = await _finished(p, game_id)
     if format not in ("text", "json"):
         raise error(400, "bad_format", f"format must be text or json, not {format!r}")
     if format == "json":
@@ -158,8 +154,8 @@ async def get_record(game_id: GameId, p: PartsDep, format: Annotated[str, Query(
 
 @router.get("/games/{game_id}/replay")
 async def get_replay(game_id: GameId, p: PartsDep) -> dict[str, Any]:
-    _, text = await _finished(p, game_id)
-    return {"game_id": game_id, "steps": _replay_steps(read_game_record(text))}
+    kind, text = await _finished(p, game_id)
+    return _replay(game_id, kind, read_game_record(text))
 
 
 @router.get("/games/{game_id}/analysis")

@@ -1,13 +1,14 @@
 // The expert's analysis of a finished game (GET /api/games/{id}/analysis), polled until it is ready.
 //
 //   const poller = new AnalysisPoller("/api/games/7/analysis", () => page.render());
-//   el.append(analysisBlock(poller, { faces, lang, trump: "h", person: (seat) => ({ you, name }) }));
+//   el.append(analysisBlock(poller, { faces, lang, marriages: { h: 40, s: 20 }, person: (seat) => ({ you, name }) }));
+//   (a table game's page passes `say: (token) => words` for its actions: bids, Kontra, the talon)
 //   poller.stop();
 //
 // The server computes the analysis after the game (202 while it runs); the page asks again every 2 s.
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { actionText, h } from "./render.js";
 
 const POLL_MS = 2000;
@@ -64,36 +65,56 @@ export function analysisBlock(poller, options) {
   return box;
 }
 
-/** The mistakes of an analysis (bummerl.analysis.Analysis.to_json) as a list; shared with the replay page. */
-export function analysisList(data, { faces, lang, trump, person }) {
+/**
+ * An analysis (bummerl.analysis.Analysis.to_json) as a list; shared with the replay page. One line per seat (its
+ * mistakes and the expected game points it gave away: two, three or four seats, as many as the analysis has),
+ * the mistakes with the better move, and every move with its verdict. `say(token)` puts an action in words
+ * (default: a two-player action, with `marriages` the server's marriage values).
+ */
+export function analysisList(data, { faces, lang, marriages, person, say = null }) {
+  const words = say || ((token) => actionText(token, { faces, lang, marriages }));
   const box = h("div", { class: "analysis-list" });
   const decisions = (data && data.decisions) || [];
   const mistakes = decisions.filter((d) => d.mistake);
-  for (const p of [0, 1]) {
+  const seats = data && data.mistakes ? data.mistakes.length : 2;
+  for (let p = 0; p < seats; p++) {
     const lost = data && data.points_lost ? data.points_lost[p] : 0;
     const n = data && data.mistakes ? data.mistakes[p] : mistakes.filter((d) => d.player === p).length;
-    box.append(h("p", {}, t("analysis_mistakes", { name: person(p).name, n, lost: Number(lost).toFixed(2) })));
+    box.append(h("p", { class: "analysis-seat", dataset: { seat: p } }, t("analysis_mistakes", { name: person(p).name, n, lost: Number(lost).toFixed(2) })));
   }
-  if (!mistakes.length) {
-    box.append(h("p", {}, t("analysis_none")));
-    return box;
+  if (!mistakes.length) box.append(h("p", {}, t("analysis_none")));
+  else {
+    const list = h("ul", { class: "mistakes" });
+    for (const d of mistakes) {
+      list.append(
+        h(
+          "li",
+          {},
+          t("analysis_line", {
+            ...person(d.player),
+            n: d.index + 1,
+            chosen: words(d.action),
+            best: words(d.best),
+            loss: Number(d.loss).toFixed(2),
+          }),
+        ),
+      );
+    }
+    box.append(list);
   }
-  const list = h("ul", { class: "mistakes" });
-  for (const d of mistakes) {
-    list.append(
-      h(
-        "li",
-        {},
-        t("analysis_line", {
-          ...person(d.player),
-          n: d.index + 1,
-          chosen: actionText(d.action, { faces, lang, trump }),
-          best: actionText(d.best, { faces, lang, trump }),
-          loss: Number(d.loss).toFixed(2),
-        }),
-      ),
-    );
+  if (decisions.length) {
+    const moves = h("ul", { class: "analysis-moves" });
+    for (const d of decisions) {
+      const verdict = `verdict_${d.verdict}`;
+      moves.append(
+        h(
+          "li",
+          { class: `verdict-${d.verdict}`, dataset: { verdict: d.verdict } },
+          t("analysis_move", { ...person(d.player), n: d.index + 1, action: words(d.action), verdict: has(verdict) ? t(verdict) : d.verdict }),
+        ),
+      );
+    }
+    box.append(h("details", { class: "analysis-all" }, h("summary", {}, t("analysis_moves")), moves));
   }
-  box.append(list);
   return box;
 }

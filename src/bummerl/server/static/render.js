@@ -7,7 +7,7 @@
 // names the card in the page's language and faces.
 
 import { backSvg, cardName, cardSvg, suitName, suitSvg } from "./cards.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** Create an element: h("button", { class: "x", onclick: f, "aria-label": "..." }, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -118,23 +118,27 @@ export function classifyLegal(legal) {
   return out;
 }
 
-/** "Zwanziger" or "Vierziger": a marriage in the trump suit counts 40. */
-export function marriageValue(suitLetter, trumpLetter) {
-  return suitLetter === trumpLetter ? t("vierziger") : t("zwanziger");
+/**
+ * A marriage's value in words ("Zwanziger", "Vierziger"). The value comes from the server (an event's `value`, the
+ * state's `marriage_values`): the page never works out which marriage counts what.
+ */
+export function marriageWord(value) {
+  if (value === undefined || value === null) return t("marriage");
+  return has(`marriage_${value}`) ? t(`marriage_${value}`) : String(value);
 }
 
-/** An action token in words (for the analysis and the replay). */
-export function actionText(token, { faces, lang, trump }) {
+/** An action token in words; `marriages` is the server's `marriage_values` (suit letter -> value). */
+export function actionText(token, { faces, lang, marriages = {} }) {
   if (token === "exchange") return t("act_exchange");
   if (token === "close") return t("act_close");
   if (token === "declare") return t("act_declare");
   if (token.startsWith("declare:")) {
     const s = token.slice(8);
-    return t("act_declare_marriage", { value: marriageValue(s, trump), suit: suitName(s, faces, lang) });
+    return t("act_declare_marriage", { value: marriageWord(marriages[s]), suit: suitName(s, faces, lang) });
   }
   if (token.startsWith("marry:")) {
     const card = token.slice(6);
-    return t("act_marriage", { value: marriageValue(card.slice(-1), trump), card: cardName(card, faces, lang) });
+    return t("act_marriage", { value: marriageWord(marriages[card.slice(-1)]), card: cardName(card, faces, lang) });
   }
   return cardName(token, faces, lang);
 }

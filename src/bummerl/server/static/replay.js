@@ -1,9 +1,12 @@
-// Replay of a finished game: step through its actions with every card open (GET /api/games/{id}/replay).
+// Replay of a finished game of any variant: step through its actions with every card open
+// (GET /api/games/{id}/replay).
 //
 //   const page = new ReplayPage(root, gameId, { ctx });
 //   page.onKey(event)   // ← → Home End
 //
-// The server sends replays only for finished games, so nothing hidden is shown here.
+// The server sends replays only for finished games, so nothing hidden is shown here. A two-player game is drawn
+// here; a three- or four-player game (the replay's `kind` is "table_game") with the live table's drawing
+// functions (tablegame.js): each step's board has the fields of a table view, and every hand is open.
 
 import { AnalysisPoller, analysisBlock } from "./analysis.js";
 import { api } from "./api.js";
@@ -14,12 +17,13 @@ import {
   cardBack,
   cardFace,
   h,
-  marriageValue,
+  marriageWord,
   pointsText,
   reasonText,
   sortHand,
   trumpBadge,
 } from "./render.js";
+import { eventText, lastBid, positions, resultText, seatTags, statusParts, tokenText, trickArea } from "./tablegame.js";
 
 export class ReplayPage {
   constructor(root, gameId, { ctx }) {
@@ -53,6 +57,9 @@ export class ReplayPage {
       const info = (variants.data || []).find((v) => v.name === name);
       this.variantTitle = info ? info.title : name || "";
       this.steps = replay.data.steps || [];
+      this.kind = replay.data.kind || "two_player";
+      this.players = replay.data.players || 2;
+      this.marriages = replay.data.marriage_values || {};
       this.index = 0;
       const url = this.game.analysis_url || `/api/games/${encodeURIComponent(this.gameId)}/analysis`;
       if (this.alive) this.analysis = new AnalysisPoller(url, () => this.alive && this.render());
@@ -70,7 +77,19 @@ export class ReplayPage {
     return this.ctx.lang;
   }
 
+  get table() {
+    return this.kind === "table_game";
+  }
+
+  /** The page's `{ faces, lang, name }` for tablegame.js's drawing functions. */
+  get o() {
+    return { faces: this.faces, lang: this.lang, name: (seat) => this.nameOf(seat) };
+  }
+
   nameOf(seat) {
+    // At a table game several seats may be the same bot: its seat tells them apart.
+    const info = this.table && this.game && this.game.seats ? this.game.seats[seat] : null;
+    if (info && info.kind === "bot") return `${t("computer_named", { bot: info.bot || info.name })} · ${t("tg_seat", { n: seat + 1 })}`;
     const players = (this.game && this.game.players) || [];
     const p = players[seat];
     const opponent = this.game && this.game.opponent;
@@ -161,7 +180,41 @@ export class ReplayPage {
     return page;
   }
 
+  /** A three- or four-player step: the live table's status line, seats and trick, every hand face up. */
+  tableBoard(step) {
+    const o = this.o;
+    const where = positions(0, this.players);
+    const board = h("div", { class: "replay-board tg-replay", dataset: { phase: step.phase } });
+    board.append(h("div", { class: "panel tg-status" }, statusParts(step, o)));
+    const table = h("div", { class: `tg-table tg-${this.players} tg-open` });
+    for (let seat = 0; seat < this.players; seat++) {
+      const name = this.nameOf(seat);
+      const hand = h("div", { class: "hand tg-open-hand", role: "group", "aria-label": t("hand_of", { name }) });
+      for (const code of sortHand(step.hands[seat] || [], step.play_trump || step.trump)) hand.append(cardFace(code, { ...o, cls: "small" }));
+      const moving = step.to_move === seat && step.phase !== "over";
+      table.append(
+        h(
+          "div",
+          { class: `seat tg-seat tg-${where[seat]}`, dataset: { seat } },
+          h("div", { class: `seat-name ${moving ? "to-move" : ""}`.trim() }, name),
+          h("div", { class: "tg-tags" }, seatTags(step, seat)),
+          hand,
+          lastBid(step, seat, o),
+        ),
+      );
+    }
+    table.append(h("div", { class: "tg-center" }, trickArea(step, where, o)));
+    board.append(table);
+    const mini = (codes) => codes.map((c) => cardFace(c, { ...o, cls: "mini" }));
+    const aside = [];
+    if (step.talon.length) aside.push(h("div", { class: "tg-talon-open" }, t("tg_talon_open"), " ", mini(step.talon)));
+    if (step.discarded.length) aside.push(h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", mini(step.discarded)));
+    if (aside.length) board.append(h("div", { class: "panel tg-aside" }, aside));
+    return board;
+  }
+
   board(step) {
+    if (this.table) return this.tableBoard(step);
     const trump = this.trumpLetter();
     const opts = { faces: this.faces, lang: this.lang };
     const board = h("div", { class: "board replay-board" });
@@ -219,23 +272,37 @@ export class ReplayPage {
     return board;
   }
 
+  /** A table game's step in words: its events as the live table's log tells them, a card played by its name. */
+  tableEvents(step, list) {
+    if (step.action === null || step.action === undefined) list.append(h("li", {}, t("dealt")));
+    for (const e of step.events || []) {
+      const text = e.type === "play" ? `${this.nameOf(e.seat)}: ${cardName(e.card, this.faces, this.lang)}` : eventText(e, this.o);
+      if (text) list.append(h("li", { class: e.seat === step.seat ? "replay-action" : "" }, text));
+    }
+    if (step.action && !list.childElementCount) list.append(h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${tokenText(step.action, this.o)}`));
+  }
+
   eventsPanel(step) {
-    const trump = this.trumpLetter();
     const box = h("section", { class: "panel log-panel" }, h("h2", {}, t("log")));
     const list = h("ol", { class: "log" });
+    if (this.table) {
+      this.tableEvents(step, list);
+      box.append(list);
+      return box;
+    }
     // A declare, close or exchange is told by its event; a card played by the action itself.
     const told = (step.events || []).some((e) => ["declare", "close", "exchange"].includes(e.type));
     if (step.action === null || step.action === undefined) list.append(h("li", {}, t("dealt")));
     else if (!told)
       list.append(
-        h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${actionText(step.action, { faces: this.faces, lang: this.lang, trump })}`),
+        h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${actionText(step.action, { faces: this.faces, lang: this.lang, marriages: this.marriages })}`),
       );
     for (const e of step.events || []) {
       let text = null;
       const p = { you: false, name: this.nameOf(e.seat ?? e.winner) };
       if (e.type === "trick") text = t("ev_trick", { you: false, name: this.nameOf(e.winner), augen: e.augen });
       else if (e.type === "marriage")
-        text = t("ev_marriage", { ...p, value: marriageValue(e.suit, trump), suit: suitName(e.suit, this.faces, this.lang) });
+        text = t("ev_marriage", { ...p, value: marriageWord(e.value), suit: suitName(e.suit, this.faces, this.lang) });
       else if (e.type === "exchange")
         text = t("ev_exchange", { ...p, took: cardName(e.took, this.faces, this.lang), gave: cardName(e.gave, this.faces, this.lang) });
       else if (e.type === "close") text = t("ev_close", p);
@@ -250,7 +317,10 @@ export class ReplayPage {
     const g = this.game || {};
     const box = h("section", { class: "panel game-over" });
     const r = g.result;
-    if (r) {
+    if (r && this.table) {
+      box.append(h("p", { class: "result-line" }, resultText(r, this.o)));
+      if (r.reason !== "redeal") box.append(h("p", {}, t("tg_augen", { a: r.augen[0], b: r.augen[1] })));
+    } else if (r) {
       if (r.winner === null || r.winner === undefined) box.append(h("p", { class: "result-line" }, t("res_stand")));
       else box.append(h("p", { class: "result-line" }, t("res_win", { you: false, name: this.nameOf(r.winner), points: pointsText(r.points, r.unit) })));
       const last = this.steps[this.steps.length - 1] || {};
@@ -266,8 +336,9 @@ export class ReplayPage {
     const an = analysisBlock(this.analysis, {
       faces: this.faces,
       lang: this.lang,
-      trump: this.trumpLetter(),
+      marriages: this.marriages,
       person: (p) => ({ you: false, name: this.nameOf(p) }),
+      say: this.table ? (token) => tokenText(token, this.o) : null,
     });
     box.append(an);
     return box;

@@ -19,7 +19,7 @@ import {
   cardFace,
   classifyLegal,
   h,
-  marriageValue,
+  marriageWord,
   pointsText,
   sortHand,
   trumpBadge,
@@ -515,7 +515,7 @@ export class TablePage {
     if (legal.marriages.size) {
       const suits = [...new Set([...legal.marriages.keys()].map((c) => c.slice(-1)))];
       for (const suit of suits) {
-        const value = marriageValue(suit, v.trump);
+        const value = marriageWord((s.marriage_values || {})[suit]);
         for (const [card, token] of legal.marriages) {
           if (card.slice(-1) !== suit) continue;
           bar.append(
@@ -546,7 +546,7 @@ export class TablePage {
     for (const suit of legal.declareWith) {
       const token = `declare:${suit}`;
       bar.append(
-        button(actionText(token, { faces: this.faces, lang: this.lang, trump: v.trump }), "G", () => this.act(token), token, {
+        button(actionText(token, { faces: this.faces, lang: this.lang, marriages: s.marriage_values }), "G", () => this.act(token), token, {
           class: "action declare",
         }),
       );
@@ -610,7 +610,7 @@ export class TablePage {
             {},
             t("marriage_item", {
               name: this.nameOf(m.seat),
-              value: marriageValue(m.suit, v.trump),
+              value: marriageWord((this.state.marriage_values || {})[m.suit]),
               suit: suitName(m.suit, this.faces, this.lang),
             }),
           ),
@@ -633,7 +633,7 @@ export class TablePage {
       case "marriage":
         return t("ev_marriage", {
           ...this.person(e.seat),
-          value: e.value === 40 ? t("vierziger") : t("zwanziger"),
+          value: marriageWord(e.value),
           suit: suitName(e.suit, faces, lang),
         });
       case "exchange":
@@ -651,7 +651,8 @@ export class TablePage {
       case "joined":
         return t("ev_joined", { name: e.name || this.nameOf(e.seat) });
       default:
-        return e.type;
+        // E.g. "draw": the own card is in the hand, the other's is not told. Unknown kinds are not shown.
+        return null;
     }
   }
 
@@ -671,7 +672,10 @@ export class TablePage {
 
   logPanel() {
     const list = h("ul", { class: "log", "aria-live": "polite" });
-    for (const e of this.log.slice(-30)) list.append(h("li", { class: `ev-${e.type}` }, this.eventText(e)));
+    for (const e of this.log.slice(-30)) {
+      const text = this.eventText(e);
+      if (text) list.append(h("li", { class: `ev-${e.type}` }, text));
+    }
     const box = h("section", { class: "panel log-panel" }, h("h2", {}, t("log")), list);
     return box;
   }
@@ -736,7 +740,7 @@ export class TablePage {
     if (go.record) rec.append(h("pre", { class: "record-text" }, go.record));
     box.append(rec);
     box.append(
-      analysisBlock(this.analysis, { faces: this.faces, lang: this.lang, trump: v.trump, person: (p) => this.person(p) }),
+      analysisBlock(this.analysis, { faces: this.faces, lang: this.lang, marriages: s.marriage_values, person: (p) => this.person(p) }),
     );
     return box;
   }

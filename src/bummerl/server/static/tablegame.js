@@ -8,19 +8,131 @@
 // or `discard:<card>`) is in it: the page computes no rule.
 
 import { TableSocket, absoluteUrl, api, seats } from "./api.js";
-import { suitName } from "./cards.js";
+import { cardName, suitName } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { cardBack, cardButton, cardFace, h, sortHand, trumpBadge } from "./render.js";
 
 const LOG_LINES = 14;
+const KONTRA = ["kontra", "rekontra", "subkontra"];
+
+// The drawing below is shared with the replay of a finished table game (replay.js): each function takes the
+// table's `view` (the server's view JSON, or a replay step's board, which has the same fields) and `o`, the
+// page's `{ faces, lang, name }` (`name(seat)`: how the page calls a seat).
 
 /** Where each other seat sits, seen from `me`: left, top, right (four seats) or left, right (three). */
-function positions(me, n) {
+export function positions(me, n) {
   const places = n === 4 ? ["left", "top", "right"] : ["left", "right"];
   const out = {};
   places.forEach((place, i) => (out[(me + 1 + i) % n] = place));
   out[me] = "bottom";
   return out;
+}
+
+/** A contract's name in the page's language (the server's name where the page has none). */
+export function contractName(name) {
+  return has(`tg_contract_${name}`) ? t(`tg_contract_${name}`) : name;
+}
+
+/** An action token in words: a button's text, or a card's name for a card, `discard:` or `marry:` token. */
+export function tokenText(token, { faces, lang }) {
+  const [kind, arg] = token.split(":");
+  const suit = (letter) => suitName(letter, faces, lang);
+  if (/^[AKQJT987][hdcs]$/.test(token)) return cardName(token, faces, lang);
+  if (kind === "discard") return t("tg_act_discard", { card: cardName(arg, faces, lang) });
+  if (kind === "bid") return t("tg_bid", { contract: contractName(arg) });
+  if (kind === "trump") return t("tg_act_trump", { suit: suit(arg) });
+  if (kind === "declare" && arg) return t("tg_act_declare_suit", { suit: suit(arg) });
+  if (kind === "marry") return t("tg_act_marry", { suit: suit(arg.slice(-1)), card: arg });
+  const key = `tg_act_${kind.replace("-", "_")}`;
+  return has(key) ? t(key) : token;
+}
+
+/** One event of the table's log in words (`null`: the trick shows it). */
+export function eventText(e, o) {
+  const who = e.seat !== undefined && e.seat !== null ? o.name(e.seat) : "";
+  const suit = (letter) => suitName(letter, o.faces, o.lang);
+  switch (e.type) {
+    case "bid":
+      return t("tg_ev_bid", { who, contract: contractName(e.contract) });
+    case "trump":
+      return t("tg_ev_trump", { who, suit: suit(e.suit) });
+    case "double":
+      return t("tg_ev_double", { who, name: t(`tg_act_${e.name}`) });
+    case "contract":
+      return t("tg_ev_contract", { who: o.name(e.declarer), contract: contractName(e.contract) });
+    case "marriage":
+      return t("tg_ev_marriage", { who, suit: suit(e.suit), value: e.value });
+    case "trick":
+      return t("tg_ev_trick", { who: o.name(e.winner), augen: e.augen });
+    case "game_end":
+      return resultText(e.result, o);
+    case "game_start":
+      return t("tg_ev_game_start", { n: e.game_no });
+    case "joined":
+      return t("tg_ev_joined", { who: e.name });
+    case "play":
+      return null; // the trick shows the cards
+    default:
+      return has(`tg_ev_${e.type}`) ? t(`tg_ev_${e.type}`, { who }) : null;
+  }
+}
+
+/** A game's result in words: its winners, their points and the contract. */
+export function resultText(r, o) {
+  if (!r) return "";
+  if (r.reason === "redeal") return t("tg_reason_redeal");
+  const winners = r.winners.map((s) => o.name(s)).join(" & ");
+  return t("tg_result", { who: winners, points: r.points, contract: contractName(r.contract) });
+}
+
+/** The table's status line: trump, the turned card, the phase, the contract with its Kontra, the Augen. */
+export function statusParts(v, o) {
+  const parts = [];
+  if (v.play_trump) parts.push(trumpBadge(v.play_trump, o));
+  if (v.turned_card) parts.push(cardFace(v.turned_card, { faces: o.faces, lang: o.lang, cls: "mini" }));
+  parts.push(h("span", { class: "tg-phase", id: "tg-phase" }, t(`tg_phase_${v.phase}`)));
+  if (v.contract) {
+    let text = t("tg_contract_line", { contract: contractName(v.contract), who: o.name(v.declarer) });
+    if (v.doubling) text += ` · ${t(`tg_act_${KONTRA[v.doubling - 1]}`)}`;
+    parts.push(h("span", { class: "tg-contract", id: "tg-contract" }, text));
+    parts.push(h("span", { class: "tg-augen" }, t("tg_augen", { a: v.augen[0], b: v.augen[1] })));
+  }
+  return parts;
+}
+
+/** A seat's tags: dealer, Vorhand, declarer, sitting out. */
+export function seatTags(v, seat) {
+  const tags = [];
+  if (v.dealer === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_dealer")));
+  if (v.vorhand === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_vorhand")));
+  if (v.declarer === seat) tags.push(h("span", { class: "tg-tag declarer" }, t("tg_declarer")));
+  if (v.contract && !v.active.includes(seat)) tags.push(h("span", { class: "tg-tag" }, t("tg_sits_out")));
+  return tags;
+}
+
+/** The seat's last bid while the table bids (else `null`). */
+export function lastBid(v, seat, o) {
+  const bid = [...v.bids].reverse().find((b) => b.seat === seat);
+  if (!bid || v.phase !== "bidding") return null;
+  return h("div", { class: "tg-bid" }, tokenText(bid.action.startsWith("bid:") ? bid.action : "pass", o));
+}
+
+/** The middle of the table: the trick being played (else the last trick, with who took it) and the talon. */
+export function trickArea(v, where, o) {
+  let cards = v.trick;
+  let caption = null;
+  if (!cards.length && v.tricks.length) {
+    const last = v.tricks[v.tricks.length - 1];
+    cards = last.cards;
+    caption = t("tg_last_trick", { who: o.name(last.winner) });
+  }
+  const trick = h("div", { class: `tg-trick ${caption ? "done" : ""}`.trim(), id: "tg-trick" });
+  for (const { seat, card } of cards) {
+    trick.append(h("div", { class: `played from-${where[seat]}`, dataset: { seat } }, cardFace(card, { faces: o.faces, lang: o.lang })));
+  }
+  if (caption) trick.append(h("div", { class: "trick-caption" }, caption));
+  if (v.talon_size) trick.append(h("div", { class: "tg-talon" }, cardBack({ cls: "mini", label: t("tg_talon", { n: v.talon_size }) })));
+  return trick;
 }
 
 export class TableGamePage {
@@ -105,58 +217,22 @@ export class TableGamePage {
     return p.name || t("tg_seat", { n: seat + 1 });
   }
 
-  contractName(name) {
-    return has(`tg_contract_${name}`) ? t(`tg_contract_${name}`) : name;
-  }
-
-  suit(letter) {
-    return suitName(letter, this.faces, this.lang);
+  /** The page's `{ faces, lang, name }` for the shared drawing functions above. */
+  get o() {
+    return { faces: this.faces, lang: this.lang, name: (seat) => this.name(seat) };
   }
 
   /** The button text of a non-card token. */
   tokenLabel(token) {
-    const [kind, arg] = token.split(":");
-    if (kind === "bid") return t("tg_bid", { contract: this.contractName(arg) });
-    if (kind === "trump") return t("tg_act_trump", { suit: this.suit(arg) });
-    if (kind === "declare" && arg) return t("tg_act_declare_suit", { suit: this.suit(arg) });
-    if (kind === "marry") return t("tg_act_marry", { suit: this.suit(arg.slice(-1)), card: arg });
-    const key = `tg_act_${kind.replace("-", "_")}`;
-    return has(key) ? t(key) : token;
+    return tokenText(token, this.o);
   }
 
   eventText(e) {
-    const who = e.seat !== undefined && e.seat !== null ? this.name(e.seat) : "";
-    switch (e.type) {
-      case "bid":
-        return t("tg_ev_bid", { who, contract: this.contractName(e.contract) });
-      case "trump":
-        return t("tg_ev_trump", { who, suit: this.suit(e.suit) });
-      case "double":
-        return t("tg_ev_double", { who, name: t(`tg_act_${e.name}`) });
-      case "contract":
-        return t("tg_ev_contract", { who: this.name(e.declarer), contract: this.contractName(e.contract) });
-      case "marriage":
-        return t("tg_ev_marriage", { who, suit: this.suit(e.suit), value: e.value });
-      case "trick":
-        return t("tg_ev_trick", { who: this.name(e.winner), augen: e.augen });
-      case "game_end":
-        return this.resultText(e.result);
-      case "game_start":
-        return t("tg_ev_game_start", { n: e.game_no });
-      case "joined":
-        return t("tg_ev_joined", { who: e.name });
-      case "play":
-        return null; // the trick shows the cards
-      default:
-        return has(`tg_ev_${e.type}`) ? t(`tg_ev_${e.type}`, { who }) : null;
-    }
+    return eventText(e, this.o);
   }
 
   resultText(r) {
-    if (!r) return "";
-    if (r.reason === "redeal") return t("tg_reason_redeal");
-    const winners = r.winners.map((s) => this.name(s)).join(" & ");
-    return t("tg_result", { who: winners, points: r.points, contract: this.contractName(r.contract) });
+    return resultText(r, this.o);
   }
 
   // ------------------------------------------------------------------ drawing
@@ -202,16 +278,7 @@ export class TableGamePage {
   renderInfo(s) {
     const v = s.view;
     const m = s.match;
-    const parts = [];
-    if (v.play_trump) parts.push(trumpBadge(v.play_trump, { faces: this.faces, lang: this.lang }));
-    if (v.turned_card) parts.push(cardFace(v.turned_card, { faces: this.faces, lang: this.lang, cls: "mini" }));
-    parts.push(h("span", { class: "tg-phase", id: "tg-phase" }, t(`tg_phase_${v.phase}`)));
-    if (v.contract) {
-      let text = t("tg_contract_line", { contract: this.contractName(v.contract), who: this.name(v.declarer) });
-      if (v.doubling) text += ` · ${t(`tg_act_${["kontra", "rekontra", "subkontra"][v.doubling - 1]}`)}`;
-      parts.push(h("span", { class: "tg-contract", id: "tg-contract" }, text));
-    }
-    if (v.contract) parts.push(h("span", { class: "tg-augen" }, t("tg_augen", { a: v.augen[0], b: v.augen[1] })));
+    const parts = statusParts(v, this.o);
     // The score: teams (seats 0+2, 1+3) or seats.
     const sides = m.scores.map((score, i) => {
       const label = m.kind === "teams" ? t("tg_team", { names: `${this.name(i)} & ${this.name(i + 2)}` }) : this.name(i);
@@ -239,18 +306,13 @@ export class TableGamePage {
   renderOther(seat, place, s) {
     const v = s.view;
     const p = s.players[seat] || {};
-    const tags = [];
-    if (v.partner === seat) tags.push(h("span", { class: "tg-tag partner" }, t("tg_partner")));
-    if (v.dealer === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_dealer")));
-    if (v.vorhand === seat) tags.push(h("span", { class: "tg-tag" }, t("tg_vorhand")));
-    if (v.declarer === seat) tags.push(h("span", { class: "tg-tag declarer" }, t("tg_declarer")));
-    if (v.contract && !v.active.includes(seat)) tags.push(h("span", { class: "tg-tag" }, t("tg_sits_out")));
+    const tags = seatTags(v, seat);
+    if (v.partner === seat) tags.unshift(h("span", { class: "tg-tag partner" }, t("tg_partner")));
     if (p.kind === "human" && !p.connected && s.seat !== null) tags.push(h("span", { class: "tg-tag" }, t("tg_offline")));
     const count = v.hand_sizes[seat];
     const backs = h("div", { class: "hand tg-backs" });
     for (let i = 0; i < count; i++) backs.append(cardBack({ cls: "small" }));
     const known = (v.known[seat] || []).map((c) => cardFace(c, { faces: this.faces, lang: this.lang, cls: "mini" }));
-    const lastBid = [...v.bids].reverse().find((b) => b.seat === seat);
     return h(
       "div",
       { class: `seat tg-seat tg-${place}`, dataset: { seat } },
@@ -263,25 +325,12 @@ export class TableGamePage {
       h("div", { class: "tg-tags" }, tags),
       backs,
       h("div", { class: "tg-count" }, t("tg_cards", { n: count }), known.length ? [" ", ...known] : null),
-      lastBid && v.phase === "bidding" ? h("div", { class: "tg-bid" }, this.tokenLabel(lastBid.action.startsWith("bid:") ? lastBid.action : "pass")) : null,
+      lastBid(v, seat, this.o),
     );
   }
 
   renderTrick(v, where) {
-    let cards = v.trick;
-    let caption = null;
-    if (!cards.length && v.tricks.length) {
-      const last = v.tricks[v.tricks.length - 1];
-      cards = last.cards;
-      caption = t("tg_last_trick", { who: this.name(last.winner) });
-    }
-    const trick = h("div", { class: `tg-trick ${caption ? "done" : ""}`.trim(), id: "tg-trick" });
-    for (const { seat, card } of cards) {
-      trick.append(h("div", { class: `played from-${where[seat]}` }, cardFace(card, { faces: this.faces, lang: this.lang })));
-    }
-    if (caption) trick.append(h("div", { class: "trick-caption" }, caption));
-    if (v.talon_size) trick.append(h("div", { class: "tg-talon" }, cardBack({ cls: "mini", label: t("tg_talon", { n: v.talon_size }) })));
-    return trick;
+    return trickArea(v, where, this.o);
   }
 
   renderActions(s, legal) {
@@ -309,10 +358,7 @@ export class TableGamePage {
         cardButton(code, { faces: this.faces, lang: this.lang, enabled: token !== null, onClick: () => this.send(token) }),
       );
     }
-    const tags = [];
-    if (v.dealer === v.seat) tags.push(h("span", { class: "tg-tag" }, t("tg_dealer")));
-    if (v.vorhand === v.seat) tags.push(h("span", { class: "tg-tag" }, t("tg_vorhand")));
-    if (v.declarer === v.seat) tags.push(h("span", { class: "tg-tag declarer" }, t("tg_declarer")));
+    const tags = seatTags(v, v.seat);
     const discarded = v.discarded.length
       ? h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", v.discarded.map((c) => cardFace(c, { faces: this.faces, lang: this.lang, cls: "mini" })))
       : null;
