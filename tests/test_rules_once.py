@@ -315,3 +315,26 @@ def check_play_rules(table: TableGame, p: int, legal: list[Action]) -> None:
     for suit in Suit:
         why = table._genug_refusal(with_marriage=True) or table._marriage_refusal(p, suit)
         assert (why is None) == (Action.declare(suit) in legal)
+
+
+def test_the_marriage_value_and_the_siegpunkte_are_written_once() -> None:
+    """The 20/40 of a marriage (seeds/000: "Eine Ansage mit Atout zählt 40 Augen ... in einer anderen Farbe
+    zählt 20 Augen") and the 3/2/1 game points by the loser's Augen (seeds/000: "keinen Stich ... drei Punkte,
+    ... 32 oder weniger Augen ... zwei Punkte, ... 33 oder mehr Augen ... einen Punkt") are one function each
+    in bummerl.cards; no other module of the package, and no script of the web page, restates them."""
+    import re
+    from pathlib import Path
+
+    import bummerl
+
+    root = Path(bummerl.__file__).parent
+    marriage = re.compile(r"\b40 if\b.*\belse 20\b|\b20 if\b.*\belse 40\b|\? 40 : 20\b")
+    points = re.compile(r"<=? ?3[23]\b")  # the Schneider line: "32 oder weniger Augen"
+    offenders = []
+    for path in [*root.rglob("*.py"), *root.rglob("*.js")]:
+        if path.name == "cards.py" and path.parent == root:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if marriage.search(line) or (path.suffix == ".py" and points.search(line)):
+                offenders.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert offenders == []

@@ -40,6 +40,7 @@ __all__ = [
     "format_cards",
     "marriage_value",
     "parse_cards",
+    "siegpunkte",
 ]
 
 FACES = ("german", "french")
@@ -253,7 +254,7 @@ def deck(size: int) -> tuple[Card, ...]:
 _DECKS: dict[int, tuple[Card, ...]] = {n: tuple(Card(s, r) for s in Suit for r in rs) for n, rs in _DECK_RANKS.items()}
 
 
-def marriage_value(suit: Suit, trump: Suit | None) -> int:
+def marriage_value(suit: Suit | int, trump: Suit | int | None) -> int:
     """Augen of a marriage (King and Ober of ``suit`` shown): 20, or 40 in trumps.
 
     seeds/000: "Eine Ansage mit Atout zählt 40 Augen ... Eine Ansage in einer
@@ -263,12 +264,31 @@ def marriage_value(suit: Suit, trump: Suit | None) -> int:
     Augen, because it is a value of cards, the same in every variant of the
     family, and this module is the one that every layer (engines, positions,
     text, bots, solver, server) may import without a cycle.  ``trump`` is
-    ``None`` before a table game's trump call.
+    ``None`` before a table game's trump call; the solvers pass suits as plain
+    ints (a :class:`Suit` is one).
 
     >>> marriage_value(Suit.HEARTS, Suit.HEARTS), marriage_value(Suit.CLUBS, Suit.HEARTS)
     (40, 20)
     """
     return 40 if suit == trump else 20
+
+
+def siegpunkte(loser_augen: int, loser_won_a_trick: bool) -> int:
+    """Game points (Siegpunkte) of a game won by 66: 3 if the loser took no trick, 2 under 33 Augen, else 1.
+
+    seeds/000: "Hat der Gegner keinen Stich erzielt, so gewinnt der Spieler drei Punkte ..., hat der Gegner
+    nur 32 oder weniger Augen gewinnen können, ... zwei Punkte, und hat der Gegner 33 oder mehr Augen
+    gesammelt, ... einen Punkt"; the normal game of Bauernschnapsen alike (seeds/004: "1 Spielpunkt, wenn die
+    Gegenspieler 33 oder mehr Kartenpunkte haben ... 3 Spielpunkte, wenn die Gegner keinen Stich gemacht
+    haben").  The one definition, beside :func:`marriage_value` for the same reason; Schnorps pays in Marken
+    by the same thresholds (:mod:`bummerl.variants.two_player`).
+
+    >>> siegpunkte(0, False), siegpunkte(32, True), siegpunkte(33, True)
+    (3, 2, 1)
+    """
+    if not loser_won_a_trick:
+        return 3
+    return 2 if loser_augen < 33 else 1
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

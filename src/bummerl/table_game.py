@@ -50,7 +50,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
-from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value
+from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value, siegpunkte
 from bummerl.errors import IllegalActionError, Refusal, Rule
 from bummerl.events import (
     Bid,
@@ -1068,12 +1068,7 @@ class TableGame(Game):
         # gewonnen hätte, wenn die Ansage richtig gewesen wäre."
         mine = self.side[p]
         other = 1 - mine
-        if not self.side_tricks[other]:
-            points = 3
-        elif self.augen(other) < 33:
-            points = 2
-        else:
-            points = 1
+        points = siegpunkte(self.augen(other), self.side_tricks[other] > 0)
         if self.augen(mine) >= 66:
             self._finish_side(mine, points, TableEndReason.DECLARED)
         else:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from bummerl import events as ev
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
@@ -418,8 +418,9 @@ def record_result(result: GameResult | TableResult, w: Words) -> str:
         return w("replay_result", text=w("replay_stand", reason=reason, a0=a, a1=b))
     # Schnorps counts in Marken; a table game's result has no unit of its own.
     points = w("points", n=result.points, unit=w.msgs.unit(getattr(result, "unit", "game points"), result.points))
-    if isinstance(result, TableResult):
-        mult = f", x{result.multiplier}" if result.multiplier > 1 else ""
+    if w.variant.FAMILY == "table_game":
+        multiplier = cast(TableResult, result).multiplier
+        mult = f", x{multiplier}" if multiplier > 1 else ""
         names = ", ".join(w.whom(s) for s in winners)
         won = w("table_result", winners=names, points=points, reason=reason, mult=mult)
         return f"{won} {w('table_augen', a=a, b=b)}"

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bummerl.actions import Action, ActionKind
-from bummerl.cards import Card, Rank, Suit, deck
+from bummerl.cards import Card, Rank, Suit, deck, marriage_value
 from bummerl.tricks import beats
 from bummerl.view import PlayerView
 
@@ -71,7 +71,7 @@ def counted_augen(view: PlayerView, player: int) -> int | None:
         return None
     total = sum(t.lead.augen + t.follow.augen for t in view.tricks if t.winner == player)
     if won:
-        total += sum(40 if suit == view.trump else 20 for who, suit in view.marriages if who == player)
+        total += sum(marriage_value(suit, view.trump) for who, suit in view.marriages if who == player)
     return total
 
 
@@ -139,7 +139,7 @@ class HeuristicBot:
             # A marriage that reaches 66 ends the game before its card is played.
             for a in sorted(_declare_marriages(legal), key=lambda a: a.suit != trump):
                 assert a.suit is not None
-                if has_trick and mine + _marriage_value(a.suit, trump) >= 66:
+                if has_trick and mine + marriage_value(a.suit, trump) >= 66:
                     return a
         plays = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
         strict = view.closed_by is not None or view.talon_size == 0
@@ -183,7 +183,7 @@ class HeuristicBot:
         estimate = mine
         v = view.variant
         if v.marriages and v.marriage_after_talon:
-            estimate += sum(_marriage_value(s, view.trump) for s in _marriage_suits(view.hand))
+            estimate += sum(marriage_value(s, view.trump) for s in _marriage_suits(view.hand))
         # After closing, the opponent's cards of the sure suits must follow, so
         # each sure trick brings at least the cheapest card of the pack.
         floor = _lowest_augen(view)
@@ -232,15 +232,11 @@ def _declare_marriages(legal: Sequence[Action]) -> list[Action]:
     return [a for a in legal if a.kind is ActionKind.DECLARE and a.suit is not None]
 
 
-def _marriage_value(suit: Suit, trump: Suit) -> int:
-    return 40 if suit == trump else 20
-
-
 def _uncounted_marriages(view: PlayerView) -> int:
     """Augen of own marriages that start to count with the first trick won."""
     if view.tricks_won[view.player]:
         return 0
-    return sum(_marriage_value(s, view.trump) for who, s in view.marriages if who == view.player)
+    return sum(marriage_value(s, view.trump) for who, s in view.marriages if who == view.player)
 
 
 def _marriage_suits(hand: Iterable[Card]) -> list[Suit]:

@@ -38,7 +38,7 @@ import itertools
 import math
 from collections.abc import Iterator
 
-from bummerl.cards import Card, Rank, Suit, card_order, format_cards
+from bummerl.cards import Card, Rank, Suit, card_order, format_cards, marriage_value
 from bummerl.rng import SplitMix64
 from bummerl.two_player import Trick, TwoPlayerGame
 from bummerl.view import PlayerView
@@ -236,7 +236,7 @@ def world_position(view: PlayerView, world: World) -> str:
     won, trick_augen = _piles(view)
     marriage_augen = [0, 0]
     for p, s in view.marriages:
-        marriage_augen[p] += 40 if s == view.trump else 20
+        marriage_augen[p] += marriage_value(s, view.trump)
     if view.closed_by is None:
         closed = "-"
     else:
@@ -277,7 +277,7 @@ def _piles(view: PlayerView) -> tuple[list[list[Card]], list[int]]:
     need0 = 2 * view.tricks_won[0]
     target0: int | None = None
     if view.augen is not None:
-        marriage0 = sum(40 if s == view.trump else 20 for p, s in view.marriages if p == 0)
+        marriage0 = sum(marriage_value(s, view.trump) for p, s in view.marriages if p == 0)
         target0 = view.augen[0] - (marriage0 if view.tricks_won[0] else 0)
     pick = _split(cards, need0, target0)
     won[0] = [cards[i] for i in pick]
@@ -317,7 +317,7 @@ def _closing_snapshot(view: PlayerView, trick_augen: list[int], marriage_augen: 
     if has:
         for p, s in view.marriages:
             if p == o and _marriage_trick(view.tricks, p, s) < start:
-                augen += 40 if s == view.trump else 20
+                augen += marriage_value(s, view.trump)
     return augen, has
 
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from bummerl.actions import Action, ActionKind
-from bummerl.cards import Card, Rank, Suit, deck
+from bummerl.cards import Card, Rank, Suit, deck, marriage_value
 from bummerl.rng import SplitMix64
 from bummerl.table_game import Phase
 from bummerl.tricks import RankOrder, beats, trick_winner
@@ -176,7 +176,7 @@ class TableHeuristicBot:
                 return Action.declare()
             for a in legal:
                 if a.kind is _K.DECLARE and a.suit is not None and side_has_trick:
-                    value = 40 if a.suit == view.trump else 20
+                    value = marriage_value(a.suit, view.trump)
                     if view.augen[my_side] + value >= 66:
                         return a
         plays = [a.card for a in legal if a.kind is _K.PLAY and a.card is not None]

@@ -24,7 +24,7 @@ the table shown at a prompt, the menu's words for its actions, a game's result.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bummerl.actions import Action
@@ -46,11 +46,10 @@ EVENT = "bummerl play"
 
 def play_match(variant: Variant, seed: int, target: int | None = None) -> PlayMatch:
     """The match of ``variant`` dealt from ``seed``; ``target`` shortens or lengthens it."""
-    if isinstance(variant, TwoPlayerVariant):
-        return TwoPlayerMatch(variant, seed, target)
-    if isinstance(variant, TableVariant):
-        return TableGameMatch(variant, seed, target)
-    raise UnknownVariantError(f"{variant.title} has no match to play")  # pragma: no cover - every variant has one
+    kind = _MATCHES.get(variant.FAMILY)
+    if kind is None:  # pragma: no cover - every family has its match
+        raise UnknownVariantError(f"{variant.title} has no match to play")
+    return kind(variant, seed, target)
 
 
 class PlayMatch(abc.ABC):
@@ -258,3 +257,10 @@ class TableGameMatch(PlayMatch):
 def _seat(w: Words) -> int:
     assert w.seat is not None, "a match is told to the player of one seat"
     return w.seat
+
+
+#: The terminal's match of each family of rules (``Variant.FAMILY``).
+_MATCHES: dict[str, Callable[[Any, int, int | None], PlayMatch]] = {
+    "two_player": TwoPlayerMatch,
+    "table_game": TableGameMatch,
+}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bummerl.cards import marriage_value, siegpunkte
 from bummerl.solver.state import (
     AUGEN,
     CLOSE_CODE,
@@ -43,6 +44,7 @@ from bummerl.solver.state import (
     State,
 )
 from bummerl.variants import GameResult
+from bummerl.variants.two_player import marken
 
 __all__ = ["ReferenceSolver", "legal_codes"]
 
@@ -63,12 +65,6 @@ class _Scoring:
 
     def augen(self, player: int) -> int:
         return self._augen[player]
-
-
-def _siegpunkte(opp_augen: int, opp_has_trick: bool) -> int:
-    if not opp_has_trick:
-        return 3
-    return 2 if opp_augen <= 32 else 1
 
 
 class ReferenceSolver:
@@ -175,7 +171,7 @@ class ReferenceSolver:
             return (h0, h1, t, tc, cl, ca, ct, 1 - p, code, a0, a1, m0, m1, w0, w1, 1), 0
         if code < EXCHANGE_CODE:  # marriage: announce, then lead the card
             card = code - MARRIAGE_BASE
-            bonus = 40 if (card >> 3) == self.trump else 20
+            bonus = marriage_value(card >> 3, self.trump)
             if p:
                 m1 += bonus
                 has_trick = w1 > 0
@@ -200,7 +196,7 @@ class ReferenceSolver:
         # declare, possibly after showing a marriage
         if code > DECLARE_CODE:
             suit = code - DECLARE_MARRIAGE_BASE
-            bonus = 40 if suit == self.trump else 20
+            bonus = marriage_value(suit, self.trump)
             if p:
                 m1 += bonus
             else:
@@ -239,7 +235,7 @@ class ReferenceSolver:
             if cl < 0:
                 if has_target:
                     return d, self._win_points(d, counted, has, cl, ca, ct)
-                return o, (2 if marken else _siegpunkte(counted[o], has[o]))
+                return o, (2 if marken else siegpunkte(counted[o], has[o]))
             if cl == d and has_target:
                 return d, self._win_points(d, counted, has, cl, ca, ct)
             failure = 4 if marken else (2 if ct else 3)
@@ -251,7 +247,7 @@ class ReferenceSolver:
             return 1 - cl, (4 if marken else (2 if ct else 3))
         if not r.undeclared_sixty_six:
             loser = 1 - last
-            return last, (_siegpunkte(counted[loser], has[loser]) if r.last_trick_augen else 1)
+            return last, (siegpunkte(counted[loser], has[loser]) if r.last_trick_augen else 1)
         a, b = counted[0] >= target, counted[1] >= target
         if a and b:
             winner = last
@@ -267,15 +263,10 @@ class ReferenceSolver:
         """Points of a won game (not a failure or a wrong declaration)."""
         loser = 1 - winner
         if self.rules.scoring == SCORING_MARKEN:
-            covered = cl == winner
-            if not has[loser]:
-                return 8 if covered else 6
-            if counted[loser] < 33:
-                return 4 if covered else 2
-            return 2 if covered else 1
+            return marken(siegpunkte(counted[loser], has[loser]), cl == winner)
         if cl == winner and not self.rules.count_after_closing:
-            return _siegpunkte(ca, bool(ct))
-        return _siegpunkte(counted[loser], has[loser])
+            return siegpunkte(ca, bool(ct))
+        return siegpunkte(counted[loser], has[loser])
 
     def _score_hooks(self, declaration: bool, who: int, s: State) -> tuple[int | None, int]:
         """Ask the variant's own hooks (variants with custom scoring)."""
@@ -420,7 +411,7 @@ def _ordered(solver: ReferenceSolver, s: State, tt_move: int) -> list[int]:
                 else:  # open talon: high cards first (measured: fewer nodes)
                     score = AUGEN[c] + (c & 7)
             elif c < EXCHANGE_CODE:
-                score = 800 + (40 if ((c - MARRIAGE_BASE) >> 3) == trump else 20)
+                score = 800 + marriage_value((c - MARRIAGE_BASE) >> 3, trump)
             elif c == EXCHANGE_CODE:
                 score = 900
             elif c == CLOSE_CODE:  # early: a closed game is small and often decisive
@@ -428,7 +419,7 @@ def _ordered(solver: ReferenceSolver, s: State, tt_move: int) -> list[int]:
             elif c == DECLARE_CODE:
                 score = 1000 if counted >= target else -1000
             else:
-                extra = 40 if (c - DECLARE_MARRIAGE_BASE) == trump else 20
+                extra = marriage_value(c - DECLARE_MARRIAGE_BASE, trump)
                 score = 1000 + extra if counted + extra >= target else -1000
             scored.append((_TT_MOVE_SCORE if c == tt_move else score, c))
     scored.sort(reverse=True)

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bummerl.actions import Action
-from bummerl.cards import CARDS, Card, Rank, Suit
+from bummerl.cards import CARDS, Card, Rank, Suit, marriage_value, siegpunkte
 from bummerl.table_game import Phase
 from bummerl.variants.bauernschnapsen import Contract, Goal, TableVariant
 
@@ -148,7 +148,7 @@ class PlayState:
         self.ntricks = len(tricks)
         self.side_marriage_augen = [0, 0]
         for seat, suit in marriages:
-            self.side_marriage_augen[self.side[seat]] += 40 if int(suit) == self.marriage_trump else 20
+            self.side_marriage_augen[self.side[seat]] += marriage_value(suit, self.marriage_trump)
         self.mult = 1 << doubling
         self.bonus = bonus
 
@@ -436,7 +436,7 @@ class TableSolver:
         if move >= _MARRY:
             move -= _MARRY
             married = move >> 3
-            s.side_marriage_augen[s.side[p]] += 40 if married == s.marriage_trump else 20
+            s.side_marriage_augen[s.side[p]] += marriage_value(married, s.marriage_trump)
         s.hands[p] &= ~(1 << move)
         wins = self._wins
         if not wins or self._beats(move, wins[-1][1]):
@@ -454,7 +454,7 @@ class TableSolver:
         s.hands[p] |= 1 << move
         s.to_move = p
         if married >= 0:
-            s.side_marriage_augen[s.side[p]] -= 40 if married == s.marriage_trump else 20
+            s.side_marriage_augen[s.side[p]] -= marriage_value(married, s.marriage_trump)
         return v
 
     def _complete_trick(self, alpha: int, beta: int) -> int:
@@ -523,14 +523,9 @@ class TableSolver:
         other = 1 - mine
         extra = 0
         if marriage >= 0:
-            extra = 40 if marriage == s.marriage_trump else 20
+            extra = marriage_value(marriage, s.marriage_trump)
         s.side_marriage_augen[mine] += extra
-        if not s.side_tricks[other]:
-            points = 3
-        elif self._augen_of(other) < 33:
-            points = 2
-        else:
-            points = 1
+        points = siegpunkte(self._augen_of(other), s.side_tricks[other] > 0)
         v = self._result(mine if self._augen_of(mine) >= 66 else other, points)
         s.side_marriage_augen[mine] -= extra
         return v

@@ -27,14 +27,14 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from bummerl.cards import Card, Rank
+from bummerl.cards import Card, Rank, siegpunkte
 from bummerl.errors import UnknownVariantError
 from bummerl.variants.base import Variant, register_base
 
 if TYPE_CHECKING:
     from bummerl.game import Game
 
-__all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant"]
+__all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant", "marken"]
 
 
 #: The engine of the two-player variants, once imported (:meth:`TwoPlayerVariant.new_game`).
@@ -240,7 +240,7 @@ class TwoPlayerVariant(Variant):
         has_66 = augen[declarer] >= self.target
         closer = game.closed_by
         if closer is None:
-            points = _siegpunkte(augen[opp], game.tricks_won[opp] > 0)
+            points = siegpunkte(augen[opp], game.tricks_won[opp] > 0)
             if has_66:
                 return GameResult(declarer, points, EndReason.DECLARED, augen)
             return GameResult(opp, points, EndReason.WRONG_DECLARATION, augen)
@@ -271,7 +271,7 @@ class TwoPlayerVariant(Variant):
             # erzielt, das Spiel." RULES.md: 1 game point by default.
             loser = 1 - last_winner
             if self.last_trick_scoring == "augen":
-                points = _siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+                points = siegpunkte(augen[loser], game.tricks_won[loser] > 0)
             else:
                 points = 1
             return GameResult(last_winner, points, EndReason.LAST_TRICK, augen)
@@ -279,7 +279,7 @@ class TwoPlayerVariant(Variant):
         if winner is None:
             return GameResult(None, 0, EndReason.STAND, augen)
         loser = 1 - winner
-        points = _siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+        points = siegpunkte(augen[loser], game.tricks_won[loser] > 0)
         return GameResult(winner, points, EndReason.LAST_TRICK, augen)
 
     def _closer_points(self, game: ScoringState) -> int:
@@ -287,15 +287,24 @@ class TwoPlayerVariant(Variant):
         assert closer is not None
         opp = 1 - closer
         if self.count_after_closing:
-            return _siegpunkte(game.augen(opp), game.tricks_won[opp] > 0)
-        return _siegpunkte(game.closed_opponent_augen, game.closed_opponent_had_trick)
+            return siegpunkte(game.augen(opp), game.tricks_won[opp] > 0)
+        return siegpunkte(game.closed_opponent_augen, game.closed_opponent_had_trick)
 
 
-def _siegpunkte(opponent_augen: int, opponent_has_trick: bool) -> int:
-    """Game points by the loser's Augen: 3 without a trick, 2 up to 32, else 1."""
-    if not opponent_has_trick:
-        return 3
-    return 2 if opponent_augen <= 32 else 1
+def marken(siegpunkte: int, covered: bool) -> int:
+    """Schnorps pays in Marken (seeds/001): "Ein verlorenes Spiel wird mit 1 Marke, der Schneider mit 2 Marken
+    u. der S. mit 6 Marken bezahlt, wenn der Gewinnende nicht gedeckt hat; im Falle des Deckens ... mit 2, ...
+    4 u. ... 8 Marken".  ``siegpunkte`` classifies the loser as the other games do
+    (:func:`bummerl.cards.siegpunkte`: 3 no trick, 2 Schneider, 1 neither); ``covered``: the winner closed.
+
+    >>> [marken(p, False) for p in (1, 2, 3)], [marken(p, True) for p in (1, 2, 3)]
+    ([1, 2, 6], [2, 4, 8])
+    """
+    return _MARKEN[siegpunkte][covered]
+
+
+#: Marken by the loser's class (Siegpunkte 1, 2, 3): (not covered, covered).
+_MARKEN = {1: (1, 2), 2: (2, 4), 3: (6, 8)}
 
 
 def _sixty_six_winner(augen: tuple[int, int], last_winner: int, target: int) -> int | None:
@@ -384,14 +393,8 @@ class SchnorpsVariant(TwoPlayerVariant):
 
     def _marken(self, winner: int, game: ScoringState, reason: EndReason, augen: tuple[int, int]) -> GameResult:
         loser = 1 - winner
-        covered = game.closed_by == winner
-        if game.tricks_won[loser] == 0:
-            marken = 8 if covered else 6
-        elif augen[loser] < 33:
-            marken = 4 if covered else 2
-        else:
-            marken = 2 if covered else 1
-        return GameResult(winner, marken, reason, augen, "Marken")
+        paid = marken(siegpunkte(augen[loser], game.tricks_won[loser] > 0), game.closed_by == winner)
+        return GameResult(winner, paid, reason, augen, "Marken")
 
 
 SCHNAPSEN = TwoPlayerVariant()
