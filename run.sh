@@ -16,9 +16,14 @@ setup() {
   if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
   fi
-  # Re-install when pyproject.toml changed since the last setup.
+  # Re-install when the build's inputs changed since the last setup: pyproject.toml, setup.py and the C cores.
   local stamp="$VENV/.bummerl-installed"
-  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "${1:-}" = force ]; then
+  local changed=""
+  if [ -f "$stamp" ]; then
+    changed=$(find pyproject.toml setup.py src/bummerl \( -name '*.c' -o -name '*.toml' -o -name setup.py \) \
+      -newer "$stamp" 2>/dev/null | head -1 || true)
+  fi
+  if [ ! -f "$stamp" ] || [ -n "$changed" ] || [ "${1:-}" = force ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
     "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser,postgres]"
     touch "$stamp"

@@ -1,7 +1,8 @@
-"""Build the solver's compiled core; everything else is in pyproject.toml.
+"""Build the compiled cores; everything else is in pyproject.toml.
 
-The extension is optional: without a C compiler the install still succeeds and
-``bummerl.solver`` falls back to its pure-Python search with a warning.
+The extensions are optional: without a C compiler the install still succeeds,
+``bummerl.solver`` falls back to its pure-Python search with a warning and
+``bummerl.rng`` to its Python shuffle (the specification; the same deals).
 """
 
 from setuptools import Extension, setup  # type: ignore[import-untyped,unused-ignore]
@@ -13,6 +14,8 @@ setup(
             ["src/bummerl/solver/_csolver.c"],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
-        )
+        ),
+        # The seeded shuffle of bummerl.rng (the deal of every game); the Python code is the fallback.
+        Extension("bummerl._crng", ["src/bummerl/_crng.c"], extra_compile_args=["-O3", "-std=c99"], optional=True),
     ]
 )

@@ -54,6 +54,13 @@ _SMALL = 64
 _LIMITS: tuple[int, ...] = (0, *(_SPAN - _SPAN % n for n in range(1, _SMALL)))
 T = TypeVar("T")
 
+# The compiled shuffle (src/bummerl/_crng.c, built by pip when a C compiler is there): the same stream, checked
+# against the code below in tests/test_rng.py. Without it the Python code below runs; nothing else differs.
+try:
+    from bummerl import _crng
+except ImportError:  # pragma: no cover - installed without a C compiler
+    _crng = None  # type: ignore[assignment]
+
 
 class SplitMix64:
     """A seeded 64-bit generator with a specified output stream."""
@@ -93,6 +100,13 @@ class SplitMix64:
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates, last position first)."""
+        if _crng is not None and type(items) is list:
+            self.state = _crng.shuffle(self.state, items)
+            return
+        self.shuffle_python(items)
+
+    def shuffle_python(self, items: list[T]) -> None:
+        """:meth:`shuffle` in Python: the reference the compiled shuffle is tested against."""
         # below(i + 1) written out (the same stream): a deal is a shuffle, and self-play deals all the time.
         state = self.state
         limits = _LIMITS

@@ -1,0 +1,6 @@
+"""Types of the compiled shuffle (src/bummerl/_crng.c); see :mod:`bummerl.rng`."""
+
+from typing import Any
+
+def shuffle(state: int, items: list[Any], /) -> int: ...
+def below(state: int, n: int, /) -> tuple[int, int]: ...
