@@ -2,6 +2,10 @@
 
     python bench/compare.py --before d4178fc            # every variant, random and play-only
     python bench/compare.py --before HEAD~3 --variant schnapsen --repeat 9
+    python bench/compare.py --before ef6c6eb --variant dreierschnapsen,bauernschnapsen   # the table games
+
+The table games are measured in random mode only (their play-only mode would have to pass every bid). A
+revision from before issue 11 played them through ``bummerl.table.Table``; :func:`old_engine` finds it there.
 
 The old engine is taken with ``git archive`` (read-only) into a temporary
 directory and imported as the package ``bummerl_before`` next to ``bummerl``,
@@ -53,6 +57,26 @@ def load_revision(revision: str, into: Path) -> tuple[ModuleType, ModuleType]:
     return importlib.import_module("bummerl_before.game"), importlib.import_module("bummerl_before.variants")
 
 
+def old_engine(game_module: ModuleType, variants: ModuleType, name: str) -> tuple[Any, Any]:
+    """The engine class and the variant called ``name`` of an old revision.
+
+    Since issue 11 one ``Game`` deals every variant; before it the table games had their own class
+    (``bummerl.table.Table``) and finder (``find_table_variant``).
+    """
+    if name not in _TABLE_GAMES:
+        return game_module.Game, variants.find_variant(name)
+    package = game_module.__name__.rsplit(".", 1)[0]
+    try:
+        table = importlib.import_module(package + ".table")
+    except ImportError:  # one game family: Game plays it
+        return game_module.Game, variants.find_variant(name)
+    return table.Table, variants.find_table_variant(name)
+
+
+#: The table games (found by these names in every revision).
+_TABLE_GAMES = ("dreierschnapsen", "bauernschnapsen")
+
+
 def games_per_second(game_class: Any, variant: Any, play_only: bool, games: int) -> float:
     """Random full games per second of CPU time (the loop of ``bench/engine.py``)."""
     choice = random.Random(0).choice
@@ -77,7 +101,11 @@ def games_per_second(game_class: Any, variant: Any, play_only: bool, games: int)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--before", default="HEAD", metavar="REV", help="git revision of the old engine (default HEAD)")
-    parser.add_argument("--variant", default="schnapsen,scharf,66,schnorps", help="comma-separated variant names")
+    parser.add_argument(
+        "--variant",
+        default="schnapsen,scharf,66,schnorps,dreierschnapsen,bauernschnapsen",
+        help="comma-separated variant names (default: all six)",
+    )
     parser.add_argument("--games", type=int, default=1000, help="games per run (default 1000)")
     parser.add_argument("--repeat", type=int, default=7, help="runs per engine and cell; best reported (default 7)")
     args = parser.parse_args(argv)
@@ -91,23 +119,26 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         old_game, old_variants = load_revision(args.before, Path(tmp))
-        engines = {"before": (old_game.Game, old_variants.find_variant), "after": (Game, find_variant)}
-        names = [n.strip() for n in args.variant.split(",") if n.strip()]
+        names = [find_variant(n.strip()).name for n in args.variant.split(",") if n.strip()]
+        engines = {
+            name: {"before": old_engine(old_game, old_variants, name), "after": (Game, find_variant(name))}
+            for name in names
+        }
         best: dict[tuple[str, bool, str], float] = {}
         for _ in range(args.repeat):
             for name in names:
-                for play_only in (False, True):
-                    for label, (game_class, find) in engines.items():
-                        rate = games_per_second(game_class, find(name), play_only, args.games)
+                for play_only in (False, True) if name not in _TABLE_GAMES else (False,):
+                    for label, (game_class, variant) in engines[name].items():
+                        rate = games_per_second(game_class, variant, play_only, args.games)
                         key = (name, play_only, label)
                         best[key] = max(best.get(key, 0.0), rate)
     print(f"before: {args.before}; after: working tree; {pinned}; best of {args.repeat} x {args.games} games, CPU time")
-    print(f"{'variant':<12}{'mode':<11}{'before g/s':>11}{'after g/s':>11}{'speed-up':>10}")
+    print(f"{'variant':<17}{'mode':<11}{'before g/s':>11}{'after g/s':>11}{'speed-up':>10}")
     for name in names:
-        for play_only in (False, True):
+        for play_only in (False, True) if name not in _TABLE_GAMES else (False,):
             b, a = best[(name, play_only, "before")], best[(name, play_only, "after")]
             mode = "play-only" if play_only else "random"
-            print(f"{name:<12}{mode:<11}{b:>11,.0f}{a:>11,.0f}{a / b:>9.2f}x")
+            print(f"{name:<17}{mode:<11}{b:>11,.0f}{a:>11,.0f}{a / b:>9.2f}x")
     return 0
 
 

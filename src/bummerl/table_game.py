@@ -543,8 +543,7 @@ class TableGame(Game):
         high = self.high
         if high is None:
             return None
-        v = self.variant
-        rank, high_rank = v.contract_rank(c.name), v.contract_rank(high[0].name)
+        rank, high_rank = c.rank, high[0].rank
         if rank > high_rank:
             return None
         if rank == high_rank and self.priority(p) < self.priority(high[1]):
@@ -581,9 +580,8 @@ class TableGame(Game):
         """seeds/004: the soloist may "einen höheren Kontrakt anzusagen nachdem er den
         Talon aufgenommen hat" (option ``raise_after_talon``): higher than the
         auction's contract, and one the soloist may bid."""
-        v = self.variant
         assert self.high is not None
-        if v.contract_rank(c.name) <= v.contract_rank(self.high[0].name):
+        if c.rank <= self.high[0].rank:
             current = self.contract.title if self.contract else "contract"
             return Rule.BIDDING, f"a raise must be higher than the {current}"
         return self._bid_right_refusal(p, c)
@@ -709,7 +707,8 @@ class TableGame(Game):
         p = self.to_move
         self._legal = None
         self.actions.append(action)
-        self._events = events = list[Event]()
+        events: list[Event] = []
+        self._events = events
         kind = action.kind
         if kind is _K.PLAY:
             assert action.card is not None

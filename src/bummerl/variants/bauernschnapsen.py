@@ -118,6 +118,9 @@ class Contract:
     marriages: str = "none"
     #: The seed sentence the contract comes from.
     source: str = ""
+    #: Bidding rank: the index in the variant's :attr:`TableVariant.contracts` (set by the variant; the auction
+    #: compares it at every bid a generation of legal actions considers).
+    rank: int = dataclasses.field(default=-1, compare=False)
 
     @property
     def is_claim(self) -> bool:
@@ -206,9 +209,9 @@ class TableVariant(Variant):
             raise UnknownVariantError(f"match_target must be positive, not {self.match_target}")
         # Kept on the instance (not fields): hashing the whole variant for a cache
         # lookup on every legal-move generation cost a third of the engine's time.
-        contracts = _build_contracts(self)
+        contracts = tuple(dataclasses.replace(c, rank=i) for i, c in enumerate(_build_contracts(self)))
         object.__setattr__(self, "_contracts", contracts)
-        object.__setattr__(self, "_ranks", {c.name: i for i, c in enumerate(contracts)})
+        object.__setattr__(self, "_ranks", {c.name: c.rank for c in contracts})
 
     # ---- games ----
     def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
