@@ -28,7 +28,8 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
+from browser_setup import CHROMIUM
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -169,6 +170,13 @@ class PageErrors:
         test has stopped the server on purpose)."""
         errors = [e for e in self.errors if expected is None or expected not in e]
         assert not errors, f"JavaScript errors: {errors}"
+
+
+if TYPE_CHECKING:
+    #: The fixtures' types, for the test modules' annotations.
+    NewContext = Callable[..., BrowserContext]
+    Shot = Callable[[Page, str], Path]
+    Errors = Callable[[Page], PageErrors]
 
 
 @pytest.fixture()

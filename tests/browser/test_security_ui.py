@@ -17,16 +17,13 @@ pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from browser_setup import require_chromium
 
 from bummerl.server.security import CONTENT_SECURITY_POLICY
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
-        allow_module_level=True,
-    )
+require_chromium()
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page

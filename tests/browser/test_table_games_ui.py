@@ -19,22 +19,15 @@ import json
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
-        allow_module_level=True,
-    )
+from browser_setup import require_chromium
+
+require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
-    from tests.browser.conftest import LiveServer, PageErrors
-
-    NewContext = Callable[..., BrowserContext]
-    Shot = Callable[[Page, str], Path]
-    Errors = Callable[[Page], PageErrors]
+    from playwright.sync_api import Page
+    from tests.browser.conftest import Errors, LiveServer, NewContext, Shot
 
 #: A seed whose first game lasts several tricks for the heuristic bots and this test's choices (found by trying).
 SEED = 6

@@ -14,23 +14,15 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
-        allow_module_level=True,
-    )
+from browser_setup import require_chromium
+
+require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
-    from tests.browser.conftest import LiveServer, PageErrors
-
-    NewContext = Callable[..., BrowserContext]
-    Shot = Callable[[Page, str], Path]
-    Errors = Callable[[Page], PageErrors]
+    from playwright.sync_api import Page
+    from tests.browser.conftest import Errors, LiveServer, NewContext, Shot
 
 # Seat 0 passes whenever it may (so the bots bid and the game has tricks), else takes the first legal action.
 _PLAY_A_GAME = """

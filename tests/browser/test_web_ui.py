@@ -20,26 +20,19 @@ import json
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from browser_setup import require_chromium
 
 from bummerl.cards import CARDS, FACES, LANGUAGES, Card
 from bummerl.game import Game
 from bummerl.match import Session
 
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
-        allow_module_level=True,
-    )
+require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Locator, Page
-    from tests.browser.conftest import LiveServer, PageErrors
-
-    NewContext = Callable[..., BrowserContext]
-    Shot = Callable[[Page, str], Path]
-    Errors = Callable[[Page], PageErrors]
+    from playwright.sync_api import Locator, Page
+    from tests.browser.conftest import Errors, LiveServer, NewContext, Shot
 
 SPECIAL = re.compile(r"^(marry:.+|exchange|close|declare(:.)?)$")
 
