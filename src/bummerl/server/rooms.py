@@ -320,7 +320,11 @@ class Room(abc.ABC):
     @classmethod
     @abc.abstractmethod
     def record_json(cls, text: str) -> str:
-        """A stored game record of this family (text format) in the JSON format."""
+        """A stored game record of this family (text format) in the JSON format.
+
+        Per family because the rows differ: a two-player game is stored as a one-game match record (the
+        match's tags and standings; :func:`~bummerl.server.workers.read_game_record` takes its game), a table
+        game as a game record that keeps its ``Match`` tag."""
 
     @classmethod
     def finished_details(cls, game_id: int, record: str) -> dict[str, Any]:

@@ -81,7 +81,7 @@ def read_game_record(text: str) -> GameRecord:
             raise RecordError(f"expected one game, found {len(record.games)}")
         return record.games[0]
     if not isinstance(record, GameRecord):
-        raise RecordError(f"expected a two-player game, found a {record.variant.title} game")
+        raise RecordError(f"expected one game, found {type(record).__name__}")
     return record
 
 
