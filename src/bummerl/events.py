@@ -29,13 +29,10 @@ front end restates the rule that a trump marriage is worth 40.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from bummerl.actions import DOUBLE_NAMES
-from bummerl.cards import Card, Suit
-
-if TYPE_CHECKING:
-    pass
+from bummerl.cards import Card, Rank, Suit
 
 __all__ = [
     "Bid",
@@ -106,8 +103,6 @@ class Marriage(NamedTuple):
     value: int
 
     def to_json(self, seat: int | None) -> dict[str, Any]:
-        from bummerl.cards import Rank
-
         cards = [Card(self.suit, Rank.KING).code, Card(self.suit, Rank.OBER).code]
         return {"type": "marriage", "seat": self.seat, "suit": self.suit.letter, "cards": cards, "value": self.value}
 
