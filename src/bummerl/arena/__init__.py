@@ -33,13 +33,12 @@ bots), :mod:`~bummerl.arena.families` (forfeits and matches by family),
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
+from functools import partial
 from typing import Any
 
+from bummerl.arena.backends import BACKENDS, Backend, default_jobs, make_backend
 from bummerl.arena.deals import (
     SIDES,
     UNITS,
@@ -57,18 +56,24 @@ from bummerl.arena.report import format_report, paired_interval, summarize
 from bummerl.arena.selfplay import SelfplayStats, selfplay
 
 __all__ = [
+    "BACKENDS",
     "SIDES",
     "UNITS",
     "ArenaConfig",
+    "Backend",
     "DealResult",
     "GameLog",
     "MatchLog",
     "SelfplayStats",
+    "deal_chunks",
     "default_jobs",
     "forfeit_points",
     "format_report",
+    "make_backend",
     "paired_interval",
+    "play_chunk",
     "play_deal",
+    "play_deals",
     "run_arena",
     "seatings",
     "selfplay",
@@ -78,60 +83,62 @@ __all__ = [
 
 
 def run_arena(
-    config: ArenaConfig, progress: Callable[[int, int], None] | None = None, game_log: bool = False
+    config: ArenaConfig,
+    progress: Callable[[int, int], None] | None = None,
+    game_log: bool = False,
+    backend: Backend | None = None,
 ) -> dict[str, Any]:
     """Play the arena and return the report (the ``--json`` object).
 
     ``progress(done, total)`` is called as deals finish; ``game_log`` adds
     every game (deal, seating, points per side, reason ...) to the report.
+    ``backend`` runs the deals (:mod:`bummerl.arena.backends`; default: worker
+    processes, ``config.jobs`` of them); the report is the same on every backend.
     """
     started = time.perf_counter()
-    jobs = config.jobs if config.jobs is not None else default_jobs()
-    jobs = max(1, min(jobs, config.deals))
-    # Small chunks balance the load; bots in processes prefer few big chunks,
-    # since each chunk starts its bot processes once.
-    per_job = 2 if is_protocol(config.a) or is_protocol(config.b) else 8
-    size = max(1, math.ceil(config.deals / (jobs * per_job)))
-    chunks = [range(i, min(config.deals, i + size)) for i in range(0, config.deals, size)]
-    results = _run_chunks(config, chunks, jobs, progress)
-    results.sort(key=lambda r: r.deal)
-    return summarize(config, results, jobs, time.perf_counter() - started, game_log)
-
-
-def default_jobs() -> int:
-    """One worker per core this process may use."""
+    own = backend is None
+    runner = make_backend("process", jobs=min(config.jobs or default_jobs(), config.deals)) if own else backend
+    assert runner is not None
     try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+        results = play_deals(config, range(config.deals), runner, progress)
+    finally:
+        if own:
+            runner.close()
+    results.sort(key=lambda r: r.deal)
+    return summarize(config, results, runner.jobs, time.perf_counter() - started, game_log)
 
 
-def _run_chunk(config: ArenaConfig, deals: Sequence[int]) -> list[DealResult]:
+def deal_chunks(config: ArenaConfig, deals: Sequence[int], workers: int) -> list[list[int]]:
+    """``deals`` cut into chunks for ``workers`` workers.
+
+    Small chunks balance the load; bots in processes prefer few big chunks,
+    since each chunk starts its bot processes once.
+
+    >>> deal_chunks(ArenaConfig("schnapsen", "random", "random", deals=5), range(5), 2)
+    [[0], [1], [2], [3], [4]]
+    """
+    per_job = 2 if is_protocol(config.a) or is_protocol(config.b) else 8
+    size = max(1, math.ceil(len(deals) / (workers * per_job)))
+    return [list(deals[i : i + size]) for i in range(0, len(deals), size)]
+
+
+def play_deals(
+    config: ArenaConfig,
+    deals: Sequence[int],
+    backend: Backend,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[DealResult]:
+    """Play ``deals`` of ``config`` on ``backend``; the results in the order they finish."""
+    chunks = deal_chunks(config, deals, backend.jobs)
+    results: list[DealResult] = []
+    for _, chunk in backend.imap_unordered(partial(play_chunk, config), chunks):
+        results.extend(chunk)
+        if progress is not None:
+            progress(len(results), len(deals))
+    return results
+
+
+def play_chunk(config: ArenaConfig, deals: Sequence[int]) -> list[DealResult]:
     """A worker's share: several deals, its ``cmd:`` bots kept running between them."""
     with BotPool(config.move_timeout) as pool:
         return [play_deal(config, d, pool) for d in deals]
-
-
-def _run_chunks(
-    config: ArenaConfig, chunks: Sequence[range], jobs: int, progress: Callable[[int, int], None] | None
-) -> list[DealResult]:
-    """Every chunk of deals in ``jobs`` processes, results in chunk order.
-
-    Processes are forked where the platform can (fast, and callers need no
-    ``__main__`` guard; the arena starts no threads in the parent, so forking
-    is safe).
-    """
-    results: list[DealResult] = []
-    if jobs == 1:
-        for chunk in chunks:
-            results.extend(_run_chunk(config, chunk))
-            if progress is not None:
-                progress(len(results), config.deals)
-        return results
-    method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context(method)) as pool:
-        for future in [pool.submit(_run_chunk, config, chunk) for chunk in chunks]:
-            results.extend(future.result())
-            if progress is not None:
-                progress(len(results), config.deals)
-    return results
