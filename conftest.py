@@ -1,11 +1,11 @@
 """Test collection with missing extras: what needs an extra that is not installed is skipped, with the reason.
 
-``./run.sh test`` installs every extra (``.[dev,web,browser,postgres]``) and so
-runs everything.  A narrower install (``pip install -e '.[dev]'``: the engine,
-the bots, the CLI) still collects: each test module of the web app, the browser
-or PostgreSQL starts with ``pytest.importorskip(..., reason="needs the '<extra>'
+``./run.sh test`` installs every extra and so runs everything.  A narrower
+install (``pip install -e '.[dev]'``: the engine, the bots, the CLI) still
+collects: each test module of the web app, the browser, PostgreSQL, the RL
+frameworks or Ray starts with ``pytest.importorskip(..., reason="needs the '<extra>'
 extra: ...")`` and is reported as skipped for that reason, and the doctests of
-the web app's modules (which cannot even be imported) are left out, as the
+the modules in :data:`EXTRAS` (which cannot even be imported) are left out, as the
 summary says.  Under ``CI`` a skip for a missing extra is a failure: CI must
 run everything.
 """
@@ -25,26 +25,37 @@ if TYPE_CHECKING:
     from live_server import ThreadServer
 
 ROOT = Path(__file__).resolve().parent
-#: The web app's package: its modules need the ``web`` extra to be imported at all.
-SERVER = ROOT / "src" / "bummerl" / "server"
-#: The modules of the ``web`` extra.
+PACKAGE = ROOT / "src" / "bummerl"
+#: Source paths whose modules need an extra to be imported at all (their doctests are left out without it):
+#: path -> (extra, the modules that extra installs).
 WEB = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "limits", "websockets", "platformdirs")
+EXTRAS: dict[Path, tuple[str, tuple[str, ...]]] = {
+    PACKAGE / "server": ("web", WEB),
+    PACKAGE / "rl" / "openspiel.py": ("openspiel", ("pyspiel", "numpy")),
+    PACKAGE / "rl" / "openspiel_bots.py": ("openspiel", ("pyspiel", "numpy")),
+    PACKAGE / "rl" / "pettingzoo.py": ("pettingzoo", ("pettingzoo", "gymnasium", "numpy")),
+    PACKAGE / "rl" / "gym.py": ("pettingzoo", ("pettingzoo", "gymnasium", "numpy")),
+    PACKAGE / "arena" / "ray_backend.py": ("ray", ("ray",)),
+}
 
 _left_out: list[str] = []
 
 
-def _missing_web() -> str | None:
-    return next((m for m in WEB if importlib.util.find_spec(m) is None), None)
+def _missing(modules: tuple[str, ...]) -> str | None:
+    return next((m for m in modules if importlib.util.find_spec(m) is None), None)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if os.environ.get("CI") or not collection_path.is_relative_to(SERVER):
+    if os.environ.get("CI"):
         return None
-    missing = _missing_web()
-    if missing is None:
-        return None
-    _left_out.append(f"{collection_path.relative_to(ROOT)} needs the 'web' extra ({missing} is missing)")
-    return True
+    for path, (extra, modules) in EXTRAS.items():
+        if collection_path == path or collection_path.is_relative_to(path):
+            missing = _missing(modules)
+            if missing is None:
+                return None
+            _left_out.append(f"{collection_path.relative_to(ROOT)} needs the '{extra}' extra ({missing} is missing)")
+            return True
+    return None
 
 
 @pytest.hookimpl(wrapper=True)

@@ -25,7 +25,7 @@ setup() {
   fi
   if [ ! -f "$stamp" ] || [ -n "$changed" ] || [ "${1:-}" = force ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser,postgres]"
+    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser,postgres,openspiel,pettingzoo,ray,tournament]"
     touch "$stamp"
   fi
 }

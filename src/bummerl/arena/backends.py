@@ -18,7 +18,8 @@ ValueError: backend must be one of 'process', 'ray', not 'cloud'
 ``process`` (the default) forks one worker per core (``jobs``); with one job it
 runs in the calling process.  ``ray`` submits each item as a Ray task to the
 cluster at ``address`` (``None``: a local Ray started for the run and stopped
-after it); it needs the extra ``bummerl[ray]``.
+after it); it needs the extra ``bummerl[ray]``, and without it raises
+:class:`MissingExtraError` (:mod:`bummerl.arena.ray_backend`).
 """
 
 from __future__ import annotations
@@ -30,13 +31,17 @@ from multiprocessing import get_all_start_methods, get_context
 from types import TracebackType
 from typing import TypeVar
 
-__all__ = ["BACKENDS", "Backend", "ProcessBackend", "default_jobs", "make_backend"]
+__all__ = ["BACKENDS", "Backend", "MissingExtraError", "ProcessBackend", "default_jobs", "make_backend"]
 
 A = TypeVar("A")
 R = TypeVar("R")
 
 #: The names ``--backend`` accepts.
 BACKENDS = ("process", "ray")
+
+
+class MissingExtraError(ImportError):
+    """A backend needs an optional extra that is not installed; the message says what to install."""
 
 
 def default_jobs() -> int:

@@ -3,7 +3,8 @@
 Each deal is played in every seating of the two bots on the same pack (two
 players: the seats swapped; Dreierschnapsen: six seatings, each bot alone in
 every seat and twice beside itself; Bauernschnapsen: the teams swapped), or
-with --unit bummerl a whole match per seating, over all cores (--jobs).
+with --unit bummerl a whole match per seating, over all cores (--jobs) or on
+a Ray cluster (--backend ray [--address ADDR], the 'ray' extra).
 Prints game points, games and Bummerl won, points per game with the 95%
 confidence interval of the difference a - b (paired over the deals), and the
 time per move; --json prints the same as one JSON object.  A bot is a built-in
@@ -18,11 +19,12 @@ import json
 import sys
 from typing import Any
 
-from bummerl.arena import UNITS, ArenaConfig, format_report, run_arena
+from bummerl.arena import BACKENDS, UNITS, ArenaConfig, Backend, format_report, make_backend, run_arena
+from bummerl.arena.backends import MissingExtraError
 from bummerl.commands import add_variant_arguments, any_variant_from_args
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 
-__all__ = ["add_move_timeout_argument", "add_parser", "run"]
+__all__ = ["add_backend_arguments", "add_move_timeout_argument", "add_parser", "backend_from_args", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -40,10 +42,67 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
     parser.add_argument("--unit", choices=UNITS, default="game", help="play single games or whole matches")
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    add_backend_arguments(parser)
     add_move_timeout_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--game-log", action="store_true", help="with --json: list every game")
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser, jobs: bool = True) -> None:
+    """``--backend {process,ray}``, ``--address ADDR`` and (unless ``jobs=False``) ``--jobs J``.
+
+    For every command that plays deals on a backend (``arena``, ``tournament``);
+    :func:`backend_from_args` makes the backend they name.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_backend_arguments(parser)
+    >>> args = parser.parse_args(["--backend", "ray", "--address", "10.0.0.5:6379", "--jobs", "8"])
+    >>> args.backend, args.address, args.jobs
+    ('ray', '10.0.0.5:6379', 8)
+    >>> parser.parse_args([]).backend
+    'process'
+    """
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where the deals are played: worker processes on this machine (default) or a Ray cluster"
+        " (the 'ray' extra: pip install 'bummerl[ray]')",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the cluster's HOST:PORT (from `ray start --head`) or 'auto';"
+        " default: a local Ray started for this run",
+    )
+    if jobs:
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            help="workers: processes (default: one per core) or, with --backend ray, the CPUs to plan for"
+            " (default: the cluster's)",
+        )
+
+
+def backend_from_args(args: argparse.Namespace) -> Backend:
+    """The backend that ``--backend``, ``--address`` and ``--jobs`` name (close it, or use it in ``with``).
+
+    Raises :class:`ValueError` for ``--address`` without ``--backend ray``,
+    :class:`~bummerl.arena.backends.MissingExtraError` (an ``ImportError``)
+    when Ray is not installed, and :class:`ConnectionError` for a cluster that
+    cannot be reached.
+
+    >>> import argparse
+    >>> backend_from_args(argparse.Namespace(backend="process", address=None, jobs=2)).jobs
+    2
+    >>> backend_from_args(argparse.Namespace(backend="process", address="10.0.0.5:6379", jobs=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: --address is for the ray backend only
+    """
+    return make_backend(args.backend, jobs=getattr(args, "jobs", None), address=args.address)
 
 
 def add_move_timeout_argument(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +117,8 @@ def add_move_timeout_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play and print; 2 for bad arguments (unknown bot or variant)."""
+    """Play and print; 2 for bad arguments (unknown bot or variant, a backend that is not installed), 1 for a
+    Ray cluster that cannot be reached."""
     try:
         config = ArenaConfig(
             any_variant_from_args(args),
@@ -73,8 +133,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # BummerlError included: unknown bot or variant, bad numbers
         print(f"bummerl arena: error: {exc}", file=sys.stderr)
         return 2
+    try:
+        backend = backend_from_args(args)
+    except (ValueError, MissingExtraError) as exc:
+        print(f"bummerl arena: error: {exc}", file=sys.stderr)
+        return 2
+    except ConnectionError as exc:
+        print(f"bummerl arena: error: {exc}", file=sys.stderr)
+        return 1
     progress = _progress if sys.stderr.isatty() else None
-    report = run_arena(config, progress=progress, game_log=args.game_log)
+    with backend:
+        report = run_arena(config, progress=progress, game_log=args.game_log, backend=backend)
     if progress is not None:
         print(file=sys.stderr)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
