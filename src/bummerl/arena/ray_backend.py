@@ -10,8 +10,9 @@ Made by ``make_backend("ray", jobs=J, address=ADDR)`` (``bummerl arena
   core this process may use, as for ``process``) and stopped by :meth:`close`;
   never a cluster found by chance (Ray's own default would join the last
   cluster ``ray start`` made on this machine; ask for that with ``"auto"``).
-* ``address="HOST:PORT"`` (or ``"auto"``, or ``"ray://HOST:PORT"`` through Ray
-  Client): that cluster; :meth:`close` leaves it running.
+* ``address="HOST:PORT"`` (or ``"auto"``): that cluster; :meth:`close` leaves
+  it running.  Ray sends a cluster its authentication token only with
+  ``RAY_AUTH_MODE=token`` set (docs/arena.md, "Beyond one machine").
 * Ray already initialised in this process (a notebook, a test): that
   connection is used as it is, whatever ``address`` says, and left open.
 
@@ -97,7 +98,13 @@ class RayBackend(Backend):
                 logging_level=logging.WARNING,
             )
         except ConnectionError as exc:
-            raise ConnectionError(f"cannot reach the Ray cluster at {address!r}: {exc}") from exc
+            if local:
+                raise
+            hint = ""
+            if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+                # Ray sends its token only to clusters it found itself, not to an address it was given.
+                hint = " (a cluster with token authentication also needs RAY_AUTH_MODE=token: docs/arena.md)"
+            raise ConnectionError(f"cannot reach the Ray cluster at {address!r}: {exc}{hint}") from exc
 
     def cluster_cpus(self) -> int:
         """The CPUs the cluster offers (at least 1)."""
@@ -105,6 +112,8 @@ class RayBackend(Backend):
 
     def imap_unordered(self, fn: Callable[[A], R], items: Sequence[A]) -> Iterator[tuple[int, R]]:
         ray = self.ray
+        if not ray.is_initialized():  # ray.put would quietly start a new local Ray
+            raise RuntimeError("the ray backend is closed: Ray is not running")
         shared = ray.put(fn)  # serialised once, not once per task
         limit = in_flight_limit(self.jobs)
         index: dict[Any, int] = {}

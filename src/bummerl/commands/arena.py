@@ -94,7 +94,6 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
     when Ray is not installed, and :class:`ConnectionError` for a cluster that
     cannot be reached.
 
-    >>> import argparse
     >>> backend_from_args(argparse.Namespace(backend="process", address=None, jobs=2)).jobs
     2
     >>> backend_from_args(argparse.Namespace(backend="process", address="10.0.0.5:6379", jobs=None))
