@@ -34,6 +34,7 @@ COMMAND_MODULES: list[str] = [
     "bummerl.commands.replay",
     "bummerl.commands.selfplay",
     "bummerl.commands.arena",
+    "bummerl.commands.tournament",
     "bummerl.commands.bot",
     "bummerl.commands.analyze",
     "bummerl.commands.serve",

@@ -29,17 +29,30 @@ match (two players), or per game ``g`` and seat ``s`` with
 ``derive_seed(seed, 0x424F5453, i, k, g, s)`` (table games); a ``cmd:`` bot gets
 the latter in each ``game_start``.
 
+With ``record_tags`` every game is also kept as a record (:mod:`bummerl.record`
+text, one per game in the order of :attr:`DealResult.games`), with the tags
+given, ``Deal``, ``Seating``, the bots as ``SeatN`` and the ``Seed`` that dealt
+it (a match's game ``g``: ``derive_seed(derive_seed(seed, i), g)``, its ``Game``
+number and ``MatchSeed``); a forfeited game is written as far as it was played,
+with a ``Forfeit`` tag:
+
+>>> from bummerl.record import loads_all
+>>> result = play_deal(ArenaConfig("schnapsen", "heuristic", "random", deals=1), 0, record_tags={"Event": "Demo"})
+>>> [(r.tags["Seat0"], r.tags["Seating"], r.replay().result == r.result) for r in loads_all("".join(result.records))]
+[('heuristic', 'ab', True), ('random', 'ba', True)]
+
 This module plays deals; it never starts a worker process or prints.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from bummerl.arena.families import Result, family_of, scoring_seats
-from bummerl.arena.play import BotPool, Player, check_bot, play_game
+from bummerl.arena.play import BotPool, Fault, Player, check_bot, game_record, play_game
 from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 from bummerl.rng import derive_seed
@@ -179,18 +192,28 @@ class DealResult:
     games: list[GameLog]
     matches: list[MatchLog]
     move_seconds: dict[str, list[float]]
+    #: With ``record_tags``: each game's record text, in the order of ``games`` (else empty).
+    records: list[str] = dataclasses.field(default_factory=list)
 
 
-def play_deal(config: ArenaConfig, deal: int, pool: BotPool | None = None) -> DealResult:
+def play_deal(
+    config: ArenaConfig,
+    deal: int,
+    pool: BotPool | None = None,
+    *,
+    record_tags: Mapping[str, object] | None = None,
+) -> DealResult:
     """Play deal ``deal`` in every seating of :func:`seatings`.
 
     ``pool`` lends the worker's running ``cmd:`` bots, so that a worker need not
     start a process per deal; without it they are started and stopped here.
+    ``record_tags`` (if given) keeps every game's record, with these tags, in
+    :attr:`DealResult.records` (see the module docstring).
     """
     own = pool is None
     bots = BotPool(config.move_timeout) if pool is None else pool
     try:
-        return _Deal(config, deal, bots).play()
+        return _Deal(config, deal, bots, record_tags).play()
     finally:
         if own:
             bots.close()
@@ -199,16 +222,20 @@ def play_deal(config: ArenaConfig, deal: int, pool: BotPool | None = None) -> De
 class _Deal:
     """The bookkeeping of one deal while it is played."""
 
-    def __init__(self, config: ArenaConfig, deal: int, pool: BotPool) -> None:
+    def __init__(
+        self, config: ArenaConfig, deal: int, pool: BotPool, record_tags: Mapping[str, object] | None = None
+    ) -> None:
         self.config = config
         self.variant = config.rules
         self.family = family_of(self.variant)
         self.deal = deal
         self.pool = pool
+        self.record_tags = record_tags
+        self.deal_seed = derive_seed(config.seed, deal)
         self.result = DealResult(deal, [], [], {"a": [], "b": []})
 
     def play(self) -> DealResult:
-        deal_seed = derive_seed(self.config.seed, self.deal)
+        deal_seed = self.deal_seed
         for pairing, seating in enumerate(seatings(self.variant.players)):
             kept = None if self.family.bots_per_game else self._players(pairing, seating, None)
             if self.config.unit == "game":
@@ -253,6 +280,9 @@ class _Deal:
         players = kept if kept is not None else self._players(pairing, seating, index)
         seed_of = partial(derive_seed, config.seed, BOT_SEEDS, deal, pairing, index)
         result, fault = play_game(game, players, seed_of, f"{deal}.{pairing}.{index}")
+        if self.record_tags is not None:
+            # Written before a match counts the game: a forfeit's result is not the game's own.
+            self.result.records.append(self._record(game, seating, index, fault))
         points = side_points(result, seating)
         scored = [side for side in SIDES if points[side] > 0]
         forfeit = None
@@ -275,3 +305,15 @@ class _Deal:
             )
         )
         return result
+
+    def _record(self, game: Game, seating: str, index: int, fault: Fault | None) -> str:
+        """The record text of a game just played (see the module docstring)."""
+        tags: dict[str, object] = {"Event": "bummerl arena", **(self.record_tags or {})}
+        tags.update({f"Seat{seat}": self.config.spec(side) for seat, side in enumerate(seating)})
+        tags.update(Deal=self.deal, Seating=seating)
+        if self.config.unit == "game":
+            tags["Seed"] = self.deal_seed
+        else:
+            # A match deals its game g from derive_seed(match seed, g) (bummerl.match), redeals included.
+            tags.update(Game=index + 1, MatchSeed=self.deal_seed, Seed=derive_seed(self.deal_seed, index))
+        return game_record(game, tags, fault)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from bummerl.actions import Action
@@ -38,9 +38,20 @@ from bummerl.bots import Bot, bot_info, make_bot
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT, BotFault, ProcessBot, parse_command
+from bummerl.record import GameRecord
 from bummerl.variants import Variant
 
-__all__ = ["BotPool", "Fault", "Outcome", "Player", "bot_name", "check_bot", "is_protocol", "play_game"]
+__all__ = [
+    "BotPool",
+    "Fault",
+    "Outcome",
+    "Player",
+    "bot_name",
+    "check_bot",
+    "game_record",
+    "is_protocol",
+    "play_game",
+]
 
 
 def is_protocol(spec: str) -> bool:
@@ -136,6 +147,23 @@ def play_game(
             with contextlib.suppress(Exception):
                 end(game.view(seat), forfeit=forfeit)
     return Outcome(result, fault)
+
+
+def game_record(game: Game, tags: Mapping[str, object], fault: Fault | None = None) -> str:
+    """The record text (:mod:`bummerl.record`) of ``game`` as played, with ``tags``; a game that
+    ``fault`` forfeited is written as far as it went, with a ``Forfeit`` tag.
+
+    >>> from bummerl.record import GameRecord
+    >>> game = Game.deal("schnapsen", seed=3)
+    >>> text = game_record(game, {"Event": "Demo"}, Fault(0, "cmd:x", "crash", "bot cmd:x   exited"))
+    >>> record = GameRecord.loads(text)
+    >>> record.tags["Forfeit"], record.result is None
+    ('seat 0 (crash): bot cmd:x exited', True)
+    """
+    extra = dict(tags)
+    if fault is not None:
+        extra["Forfeit"] = f"seat {fault.seat} ({fault.kind}): {' '.join(fault.message.split())}"
+    return GameRecord.from_game(game, comments=(), **{k: str(v) for k, v in extra.items()}).dumps()
 
 
 def _begin(
