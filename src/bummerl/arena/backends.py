@@ -24,7 +24,10 @@ after it); it needs the extra ``bummerl[ray]``, and without it raises
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_all_start_methods, get_context
@@ -95,7 +98,9 @@ class ProcessBackend(Backend):
             return
         if self._pool is None:
             method = "fork" if "fork" in get_all_start_methods() else "spawn"
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context(method))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=get_context(method), initializer=_die_with_parent
+            )
         futures: dict[Future[R], int] = {self._pool.submit(fn, item): i for i, item in enumerate(items)}
         pending = set(futures)
         try:
@@ -111,6 +116,26 @@ class ProcessBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _die_with_parent() -> None:
+    """In a worker: be killed when the parent dies, so a killed run leaves no idle worker behind.
+
+    A ``ProcessPoolExecutor``'s idle worker waits on its call queue forever once
+    the parent is gone (SIGKILL: no shutdown message ever comes), and a resumed
+    tournament would start a second set beside it.  Linux's ``PR_SET_PDEATHSIG``
+    sends the worker SIGTERM when its parent thread exits; elsewhere nothing is done.
+    """
+    if not sys.platform.startswith("linux"):  # pragma: no cover
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl: the old behaviour
+        return
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def make_backend(name: str = "process", *, jobs: int | None = None, address: str | None = None) -> Backend:
