@@ -45,6 +45,7 @@ from sqlalchemy import (
 from bummerl.server import migrations
 from bummerl.server.migrations.__main__ import main
 from bummerl.server.storage import Repository, StorageError, _Base, hash_token
+from bummerl.server.tournament_store import TournamentStore  # its tables join _Base.metadata (revision 0007)
 from pg_server import postgres_server, postgres_url
 from test_server_storage import seats_for
 
@@ -54,6 +55,10 @@ __all__ = ["postgres_server", "postgres_url"]
 HEAD = migrations.head_revision()
 NEXT = migrations.next_revision_id()
 TABLES = {"bummerl_tables", "bummerl_games", "bummerl_actions", "bummerl_table_seats"}
+#: The tables of cluster mode (revision 0006).
+CLUSTER_TABLES = {"bummerl_cluster_nodes", "bummerl_table_owners"}
+#: The tables of the web tournaments (revision 0007).
+TOURNAMENT_TABLES = {"bummerl_tournaments", "bummerl_tournament_players", "bummerl_tournament_tables"}
 LONG_TOKEN = "bid:kontra-bauernschnapser"
 
 
@@ -187,8 +192,13 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0005"
-    assert set(inspect(repo.engine).get_table_names()) == {*TABLES, "alembic_version"}
+    assert revision_of(repo) == HEAD == "0007"
+    assert set(inspect(repo.engine).get_table_names()) == {
+        *TABLES,
+        *CLUSTER_TABLES,
+        *TOURNAMENT_TABLES,
+        "alembic_version",
+    }
     with repo.engine.connect() as db:
         assert differences(db) == []
     # Starting again finds nothing to do.
@@ -287,7 +297,12 @@ def test_the_first_release_gets_the_seats_and_a_40_character_token(url: str) -> 
             repo.append_action(1, 1, LONG_TOKEN)
     repo.create_schema()
     assert revision_of(repo) == HEAD and token_width(repo) == 40
-    assert set(inspect(repo.engine).get_table_names()) == {*TABLES, "alembic_version"}
+    assert set(inspect(repo.engine).get_table_names()) == {
+        *TABLES,
+        *CLUSTER_TABLES,
+        *TOURNAMENT_TABLES,
+        "alembic_version",
+    }
     repo.append_action(1, 1, LONG_TOKEN)
     table = repo.load_table("t1")
     assert table.games[0].actions == ["Ah", LONG_TOKEN] and not table.practice
@@ -624,7 +639,26 @@ def test_the_command_line_upgrades_and_tells_the_revision(tmp_path: Path) -> Non
     run("--database-url", url, "upgrade", "head")
     assert run("--database-url", url, "current").strip() == f"{HEAD} (head)"
     history = run("history")
-    assert all(f"-> {r}" in history for r in ("0001", "0002", "0003", "0004", "0005"))
+    assert all(f"-> {r}" in history for r in ("0001", "0002", "0003", "0004", "0005", "0006", "0007"))
     repo = Repository(url)
     assert repo.load_table("t1").games[0].actions == ["Ah"]
+    repo.dispose()
+
+
+# ------------------------------------------------ 0007: the web tournaments
+def test_0007_adds_the_tournament_tables_and_goes_down_without_touching_the_games(url: str) -> None:
+    """docs/web-tournaments.md: three new tables; going down to 0006 drops them and keeps every game row."""
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    store = TournamentStore(repo)
+    store.create("T1", "Cup", "schnapsen", {}, "swiss", "game", None, 8, "c0de", hash_token("o"), None)
+    assert store.join("c0de", "Anna", hash_token("a")) == ("T1", 0)
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0006")
+        assert not TOURNAMENT_TABLES & set(inspect(db).get_table_names())
+    assert repo.load_table("t1").games[0].actions == ["Ah"]
+    repo.create_schema()
+    assert revision_of(repo) == HEAD and set(inspect(repo.engine).get_table_names()) >= TOURNAMENT_TABLES
+    assert store.running() == []
     repo.dispose()

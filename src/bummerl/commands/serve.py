@@ -71,6 +71,18 @@ def add_parser(subparsers: Any) -> None:
         help="another origin (https://other.example) whose pages may open table WebSockets (repeatable)",
     )
     parser.add_argument(
+        "--cluster",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="several processes serve the same tables (default: on with PostgreSQL; needs PostgreSQL)",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=10.0,
+        help="cluster: seconds before another process takes the tables of one that stopped beating (default 10)",
+    )
+    parser.add_argument(
         "--max-connections",
         type=int,
         default=1000,
@@ -113,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=max(0.0, args.bot_delay),
         max_connections_per_client=max(0, args.max_connections_per_client),
         max_connections=fit_file_limit(max(1, args.max_connections)),
+        cluster=args.cluster,
+        lease_seconds=max(0.5, args.lease_seconds),
         **edge,
     )
     if config.max_connections < args.max_connections:
@@ -121,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
             f" not {args.max_connections}",
             file=sys.stderr,
         )
-    app = create_app(config=config)
+    try:
+        app = create_app(config=config)
+    except ValueError as exc:
+        print(f"bummerl serve: error: {exc}", file=sys.stderr)
+        return 2
     host = f"[{args.host}]" if ":" in args.host else args.host
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     print(f"Bummerl is running: open http://{shown}:{args.port}/ in your browser", flush=True)

@@ -15,8 +15,9 @@ with uvicorn.  The API and the message protocol are specified in
 (0, 'state', 5)
 
 The app assembles the parts: the repository (:mod:`~bummerl.server.storage`),
-the table manager (:mod:`~bummerl.server.manager`), the analyses, the rate
-limits, and the routers of :mod:`bummerl.server.routes`.  Every rule is the
+the table manager (:mod:`~bummerl.server.manager`, with its part in a cluster
+of processes on one PostgreSQL: :mod:`~bummerl.server.cluster`), the analyses,
+the rate limits, and the routers of :mod:`bummerl.server.routes`.  Every rule is the
 engine's, and everything a client learns about cards goes through the live
 tables (:mod:`~bummerl.server.tables`, :mod:`~bummerl.server.table_games`).
 """
@@ -34,14 +35,16 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from bummerl.server.analyses import AnalysisRunner
+from bummerl.server.cluster import enabled as cluster_enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.limits import RateLimits
 from bummerl.server.manager import MessageTap, TableManager
-from bummerl.server.routes import games, lobby, sockets, tables
+from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes.deps import Parts
 from bummerl.server.security import BodyLimit, SecurityHeaders, install_log_redaction
 from bummerl.server.storage import Repository, StorageError
+from bummerl.server.storage import database_url as normalized_url
 
 __all__ = ["create_app"]
 
@@ -61,6 +64,7 @@ def create_app(
     message sent to a client of any table (tests scan them for secrets).  The
     schema is brought up to date when the app is made; tables load from the
     database when a client asks for them, and a bot whose turn it is goes on then.
+    :class:`ValueError` for ``cluster=True`` on a database other than PostgreSQL.
     """
     cfg = config or ServerConfig()
     if database_url is not None:
@@ -68,6 +72,7 @@ def create_app(
     if data_dir is not None:
         cfg = dataclasses.replace(cfg, data_dir=Path(data_dir))
     cfg.prepare()
+    cluster_enabled(cfg, normalized_url(cfg.resolved_database_url()))  # refuses cluster=True without PostgreSQL
     repo = Repository(cfg.resolved_database_url(), busy_timeout=cfg.db_busy_timeout)
     repo.create_schema()
     manager = TableManager(repo, cfg, tap)
@@ -115,7 +120,7 @@ def create_app(
             headers={"Retry-After": str(retry)},
         )
 
-    for router in (lobby.router, tables.router, games.router, sockets.router):
+    for router in (lobby.router, tables.router, games.router, sockets.router, tournaments.router):
         app.include_router(router)
 
     static = cfg.static_dir

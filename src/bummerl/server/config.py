@@ -96,6 +96,16 @@ class ServerConfig:
     storage_retry_first: float = 0.5
     storage_retry_max: float = 15.0
 
+    # ---- several processes on one PostgreSQL (bummerl.server.cluster; docs/web.md) -------------
+    #: ``None``: cluster mode on PostgreSQL, one process on SQLite; ``False``: one process on PostgreSQL too;
+    #: ``True``: cluster mode (PostgreSQL only).
+    cluster: bool | None = None
+    #: Seconds after a process's last heartbeat (it beats every quarter of this) before another process may
+    #: take its tables: how long the tables of a process that died wait for a new holder.
+    lease_seconds: float = 10.0
+    #: Seconds an HTTP request waits for the process that holds a table to answer (then ``503``).
+    relay_timeout: float = 3.0
+
     # The connection edge (docs/security.md says why each default is what it is).
     #: The address players open (``https://schnapsen.example``): invitation links start with it and a
     #: WebSocket's ``Origin`` must be it.  ``None``: invitations are paths (``/#/join/CODE``) that the

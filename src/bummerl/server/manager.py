@@ -15,12 +15,20 @@ never lost: a bot's action is retried with backoff while the table reports
 ``storage: "retrying"`` to its clients, and a finished game's result is
 retried in the background (and stored on the table's next load if the server
 stops first).
+
+In cluster mode (several processes on one PostgreSQL, :mod:`bummerl.server.cluster`)
+the manager holds only the tables its process has taken: a table another
+process holds raises :class:`~bummerl.server.cluster.Elsewhere` where it would
+be loaded, sockets reach it through a :class:`~bummerl.server.links.TableLink`,
+and the HTTP reads that need it (:meth:`TableManager.summary`,
+:meth:`TableManager.listing`) ask the process that holds it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import secrets
@@ -29,24 +37,19 @@ from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 from bummerl.errors import BummerlError, UnknownVariantError
+from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
-from bummerl.server.rooms import (
-    FRIEND,
-    Connection,
-    FinishedGame,
-    Room,
-    TableError,
-    disconnect_client,
-    handle_client_text,
-)
+from bummerl.server.leases import UnknownTableId
+from bummerl.server.links import TableLink
+from bummerl.server.rooms import FRIEND, FinishedGame, Room, TableError
 from bummerl.server.scheduler import BotScheduler
-from bummerl.server.storage import Repository, SeatData, StorageError, UnknownCodeError, hash_token
+from bummerl.server.storage import Lease, Repository, SeatData, StorageError, UnknownCodeError, hash_token
 from bummerl.server.table_games import LiveTableGame
 from bummerl.server.tables import LiveTable
 from bummerl.variants import Variant, find_variant
 
-__all__ = ["ROOM_KINDS", "CapacityError", "MessageTap", "TableManager", "UnknownTable", "room_kind"]
+__all__ = ["ROOM_KINDS", "CapacityError", "Joined", "MessageTap", "TableManager", "UnknownTable", "room_kind"]
 
 log = logging.getLogger("bummerl.server")
 
@@ -58,6 +61,11 @@ MessageTap = Callable[[Room, int | None, dict[str, Any]], None]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 R = TypeVar("R", bound=Room)
+
+#: In cluster mode a process that takes a table numbers its ``state`` messages from ``generation * SEQ_BLOCK``
+#: on: ``seq`` keeps growing when a table changes process (a client drops a state whose ``seq`` is not higher
+#: than the last one it showed), and stays below 2**53 (JavaScript's exact integers) for 9 million takes.
+SEQ_BLOCK = 10**9
 
 #: The kinds of table, one per family of variants; the lobby lists their variants in this order.
 ROOM_KINDS: tuple[type[Room], ...] = (LiveTable, LiveTableGame)
@@ -114,6 +122,20 @@ class UnknownTable(StorageError):
     """No table of the kind asked for has this id."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Joined:
+    """A seat taken with an invitation code: the answer of ``POST /api/join``."""
+
+    table_id: str
+    kind: str
+    seat: int
+    token: str
+
+    @property
+    def ws_url(self) -> str:
+        return f"/ws/tables/{self.table_id}"
+
+
 class CapacityError(Exception):
     """A cap is reached: ``code`` is ``server_full`` (503) or ``too_many_tables`` (429)."""
 
@@ -138,6 +160,13 @@ class TableManager:
         #: Results of finished games not stored yet (retried in the background).
         self._results: dict[int, FinishedGame] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        #: This process's part in a cluster of processes on one PostgreSQL, or ``None`` (one process).
+        self.cluster = Cluster(self, config) if enabled(config, repo.url) else None
+
+    @property
+    def loading(self) -> set[str]:
+        """The ids of the tables being loaded now."""
+        return set(self._loading)
 
     # --------------------------------------------------------------- create
     async def create_table(
@@ -193,6 +222,8 @@ class TableManager:
             practice=practice,
         )
         room = kind(self, data)
+        if self.cluster is not None:
+            self._hold(room, await self.cluster.take(room.id))
         await self._open(room, creator)
         return room, token, codes
 
@@ -218,24 +249,37 @@ class TableManager:
         self.tables[room.id] = room
         self.schedule_bot(room)
 
-    async def join(self, code: str, name: str) -> tuple[Room, int, str]:
-        """The seat that ``code`` invites, for ``name``: the table, the seat and the seat's new token.
+    async def join(self, code: str, name: str) -> Joined:
+        """The seat that ``code`` invites, for ``name``, with the seat's new token.
 
         :class:`UnknownTable` for an unknown code, :class:`StorageError` for a seat taken already.
+        The seat is taken in the database; the live table hears of it here, or in
+        the process that holds it (cluster mode).
         """
         token = secrets.token_urlsafe(32)
         try:
             table_id, seat = await self.db.run(self.repo.take_seat, code, name, hash_token(token))
         except UnknownCodeError:
             raise UnknownTable("no table has this invitation code") from None
-        room = await self.room(table_id)
+        try:
+            room = await self.room(table_id)
+        except Elsewhere as exc:
+            assert self.cluster is not None
+            self.cluster.send(exc.node, "joined", t=table_id, s=seat, name=name)
+            variant = await self.db.run(self.repo.variant_of, table_id)
+            kind, _ = room_kind(variant or "")
+            return Joined(table_id, kind.kind, seat, token)
+        await self.seat_joined(room, seat, name)
+        return Joined(room.id, room.kind, seat, token)
+
+    async def seat_joined(self, room: Room, seat: int, name: str) -> None:
+        """Tell a live table that an invited friend took ``seat`` (stored already)."""
         async with room.lock:
             room.seat_taken(seat, name)
             room.events.append({"type": "joined", "seat": seat, "name": name})
             room.touch()
             room.broadcast()
         self.schedule_bot(room)
-        return room, seat, token
 
     # ----------------------------------------------------------------- load
     @overload
@@ -246,14 +290,16 @@ class TableManager:
 
     async def get(self, table_id: str, kind: type[Room] | None = None) -> Room:
         """The live table, of ``kind`` if given (else of any kind), loaded from the database if needed;
-        :class:`UnknownTable` if there is none."""
+        :class:`UnknownTable` if there is none, :class:`~bummerl.server.cluster.Elsewhere` if another
+        process holds it (cluster mode)."""
         room = await self.room(table_id)
         if kind is not None and not isinstance(room, kind):
             raise UnknownTable(f"table {table_id} is a {room.kind.replace('_', ' ')} table")
         return room
 
     async def room(self, table_id: str) -> Room:
-        """The live table of any kind, loaded from the database if needed; :class:`UnknownTable` if none."""
+        """The live table of any kind, loaded from the database if needed; :class:`UnknownTable` if none,
+        :class:`~bummerl.server.cluster.Elsewhere` if another process holds it (cluster mode)."""
         room = self.tables.get(table_id)
         if room is None:
             if not TABLE_ID.fullmatch(table_id):
@@ -278,7 +324,34 @@ class TableManager:
         return room
 
     async def _load(self, table_id: str) -> Room:
-        """Rebuild a table by replaying its stored deals and actions through the engine."""
+        """Rebuild a table by replaying its stored deals and actions through the engine (in cluster mode after
+        taking it: :class:`~bummerl.server.cluster.Elsewhere` if a live process holds it)."""
+        lease: Lease | None = None
+        if self.cluster is not None:
+            try:
+                lease = await self.cluster.take(table_id)
+            except UnknownTableId:
+                raise UnknownTable(f"no table {table_id!r}") from None
+        try:
+            room = await self._replay(table_id)
+        except BaseException:
+            if lease is not None and self.cluster is not None:
+                self.cluster.release([(table_id, lease)])
+            raise
+        if lease is not None:
+            self._hold(room, lease)
+        self.tables[table_id] = room
+        if self.cluster is not None:
+            self.cluster.adopt(room)
+        self.schedule_bot(room)
+        return room
+
+    @staticmethod
+    def _hold(room: Room, lease: Lease) -> None:
+        room.lease = lease
+        room.seq = lease.generation * SEQ_BLOCK
+
+    async def _replay(self, table_id: str) -> Room:
         try:
             data = await self.db.run(self.repo.load_table, table_id)
         except StorageUnavailable:
@@ -299,14 +372,13 @@ class TableManager:
             raise StorageError(f"table {table_id} cannot be loaded: {exc}") from None
         for finished in repairs:
             self.store_result(finished)
-        self.tables[table_id] = room
-        self.schedule_bot(room)
         return room
 
     def evict_idle(self, idle_seconds: float | None = None) -> list[str]:
         """Let go of the tables idle for ``idle_seconds`` (default: the configured time); their ids."""
         limit = self.config.table_idle_seconds if idle_seconds is None else idle_seconds
         now = time.monotonic()
+        linked = self.cluster.links if self.cluster is not None else {}
         gone = [
             t.id
             for t in self.tables.values()
@@ -314,9 +386,15 @@ class TableManager:
             and t.idle_for(now) >= limit
             and (t.bot_task is None or t.bot_task.done())
             and t.storage == "ok"
+            and t.id not in linked
         ]
+        leases = []
         for table_id in gone:
-            del self.tables[table_id]
+            lease = self.tables.pop(table_id).lease
+            if lease is not None:
+                leases.append((table_id, lease))
+        if self.cluster is not None:
+            self.cluster.release(leases)
         return gone
 
     async def _sweep(self) -> None:
@@ -330,7 +408,10 @@ class TableManager:
         """At start-up: forget analyses a stopped server left running, warm the bots up, start the sweeper.
 
         No table is loaded here: each one loads when a client asks for it, and its bot goes on then.
+        In cluster mode the process first listens for its messages and becomes alive.
         """
+        if self.cluster is not None:
+            await self.cluster.start()
         await self.db.run(self.repo.reset_running_analyses)
         await self.bots.warm_up()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
@@ -412,12 +493,94 @@ class TableManager:
             wait = min(wait * 2, self.config.storage_retry_max)
 
     # -------------------------------------------------------------- clients
-    async def handle_text(self, room: Room, conn: Connection, text: str) -> None:
-        """Answer one client message (errors go to that client only)."""
-        await handle_client_text(room, conn, text)
+    async def connect(self, table_id: str, kind: type[Room] | None = None) -> TableLink:
+        """A new client socket's link to table ``table_id`` (of ``kind`` if given); :class:`UnknownTable` if none.
 
-    async def disconnect(self, room: Room, conn: Connection) -> None:
-        await disconnect_client(room, conn)
+        The table is loaded (taken, in cluster mode) if nobody holds it; in cluster
+        mode another process may hold it, and the link leads there.
+        """
+        link = TableLink(self, table_id)
+        if self.cluster is None:
+            link.room = await self.get(table_id, kind)
+        else:
+            await self.cluster.link(link, kind)
+        return link
+
+    async def check_kind(self, table_id: str, kind: type[Room] | None) -> None:
+        """:class:`UnknownTable` unless a stored table ``table_id`` is of ``kind`` (any kind: ``None``)."""
+        variant = await self.db.run(self.repo.variant_of, table_id)
+        if variant is None:
+            raise UnknownTable(f"no table {table_id!r}")
+        found, _ = room_kind(variant)
+        if kind is not None and found is not kind:
+            raise UnknownTable(f"table {table_id} is a {found.kind.replace('_', ' ')} table")
+
+    def table_lost(self, room: Room) -> None:
+        """A write of ``room`` was refused because another process took the table (cluster mode)."""
+        if self.cluster is not None and self.tables.get(room.id) is room:
+            self.cluster.lost(room.id)
+
+    # ------------------------------------------------------------ the HTTP reads of a live table
+    async def summary(self, table_id: str, kind: type[Room] | None = None) -> dict[str, Any]:
+        """What anyone may know of a live table (``GET /api/tables/{id}``), from the process that holds it.
+
+        :class:`UnknownTable` if there is none of ``kind``; :class:`StorageUnavailable`
+        if the process that holds it does not answer in time.
+        """
+        for _ in range(3):
+            try:
+                return (await self.get(table_id, kind)).summary()
+            except Elsewhere as exc:
+                assert self.cluster is not None
+                answer = await self.cluster.call(exc.node, "summary", t=table_id, k=kind.kind if kind else None)
+            if "v" in answer:
+                found: dict[str, Any] = answer["v"]
+                return found
+            if answer.get("e") == "unknown":
+                raise UnknownTable(str(answer.get("m", f"no table {table_id!r}")))
+            # It moved meanwhile: ask again where it is.
+        raise StorageUnavailable(f"table {table_id} keeps moving between processes; try again")
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The tables in play (``GET /api/tables``): of this process, and of every other live one."""
+        found = self._listing()
+        if self.cluster is not None:
+            for part in await self.cluster.gather("listing"):
+                found.extend(part)
+        return found
+
+    async def table_game_summaries(self) -> list[dict[str, Any]]:
+        """The summaries of the three- and four-player tables in play, of every process (deprecated route)."""
+        found = self._table_game_summaries()
+        if self.cluster is not None:
+            for part in await self.cluster.gather("table_games"):
+                found.extend(part)
+        return found
+
+    def _listing(self) -> list[dict[str, Any]]:
+        return [t.listing() for t in self.live() if t.dealt]
+
+    def _table_game_summaries(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.live(LiveTableGame) if t.dealt]
+
+    async def answer(self, fn: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Another process's question (:meth:`~bummerl.server.cluster.Cluster.call`): ``{"v": value}``, or
+        ``{"e": why}``."""
+        try:
+            if fn == "summary":
+                kind = next((k for k in ROOM_KINDS if k.kind == args.get("k")), None)
+                return {"v": (await self.get(str(args["t"]), kind)).summary()}
+            if fn == "listing":
+                return {"v": self._listing()}
+            if fn == "table_games":
+                return {"v": self._table_game_summaries()}
+        except Elsewhere as exc:
+            return {"e": "elsewhere", "o": exc.node}
+        except UnknownTable as exc:
+            return {"e": "unknown", "m": str(exc)}
+        except StorageError as exc:
+            return {"e": "storage", "m": str(exc)}
+        return {"e": "unknown_call"}
 
     @overload
     def live(self, kind: None = None) -> list[Room]: ...
@@ -448,7 +611,11 @@ class TableManager:
                 log.error("the result of game %s was not stored before the stop: %s", finished.game_id, exc)
         for table in self.tables.values():
             for conn in list(table.connections):
-                conn.close()
+                if not isinstance(conn, RemoteConnection):  # another process's client stays with it
+                    conn.close()
+        if self.cluster is not None:
+            # After the last writes: the tables are let go, and the other processes take them at once.
+            await self.cluster.stop()
         self.bots.shutdown()
         self.db.close()
 

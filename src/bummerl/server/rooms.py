@@ -38,6 +38,7 @@ import abc
 import asyncio
 import dataclasses
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -60,7 +61,7 @@ from bummerl.server.messages import (
     parse_client_message,
 )
 from bummerl.server.scheduler import BotRequest
-from bummerl.server.storage import SeatData, StorageError, TableData
+from bummerl.server.storage import Lease, NotOwnerError, SeatData, StorageError, TableData
 from bummerl.variants import VARIANTS, Variant
 from bummerl.view_json import view_to_json
 
@@ -77,8 +78,13 @@ __all__ = [
     "FinishedGame",
     "Room",
     "TableError",
+    "disconnect_client",
+    "greet",
+    "handle_client_text",
+    "invitations",
     "marriage_values",
     "public_events",
+    "welcome_message",
 ]
 
 #: Messages waiting for a client before it is disconnected as unresponsive.
@@ -120,6 +126,15 @@ def marriage_values(trump: Suit | None) -> dict[str, int]:
     return {} if trump is None else {s.letter: marriage_value(s, trump) for s in Suit}
 
 
+def invitations(seats: Iterable[SeatData]) -> dict[int, str]:
+    """The join codes of the seats kept for friends who have not come yet, by seat.
+
+    >>> invitations([SeatData(0, "human", None, "Anna", True, None), SeatData(1, FRIEND, None, None, False, "c0de")])
+    {1: 'c0de'}
+    """
+    return {s.seat: s.join_code for s in seats if s.kind == FRIEND and not s.taken and s.join_code}
+
+
 class TableError(Exception):
     """A request that the table refuses: ``code`` is an error code of docs/web.md."""
 
@@ -148,6 +163,8 @@ class Connection:
     """
 
     def __init__(self) -> None:
+        #: The connection's address between the processes of a cluster (:mod:`bummerl.server.cluster`).
+        self.id = secrets.token_hex(8)
         self.seat: int | None = None
         self.hello = False
         #: How many of the room's events this client has been sent.
@@ -258,6 +275,8 @@ class Room(abc.ABC):
         #: The client key of the creator (caps per client), ``None`` for a table loaded from the database.
         self.creator: str | None = None
         self.touched = time.monotonic()
+        #: This process's hold on the table in cluster mode (every write is fenced by it); ``None`` alone.
+        self.lease: Lease | None = None
 
     # ------------------------------------------------------------ the family (class level)
     @classmethod
@@ -519,7 +538,7 @@ class Room(abc.ABC):
 
     def invitations(self) -> dict[int, str]:
         """The join codes of the seats kept for friends who have not come yet, by seat."""
-        return {s.seat: s.join_code for s in self.seats if s.kind == FRIEND and not s.taken and s.join_code}
+        return invitations(self.seats)
 
     def invited(self) -> bool:
         """Whether any seat of the table was kept for an invited friend."""
@@ -634,7 +653,15 @@ class Room(abc.ABC):
         :class:`~bummerl.server.storage.StorageError` if the database refused it: nothing changed.
         """
         # Stored first: if the database refuses, the table has not changed.
-        await self.manager.db.run(self.manager.repo.append_action, self.game_id, self.ply, action.token)
+        db, repo = self.manager.db, self.manager.repo
+        try:
+            if self.lease is None:
+                await db.run(repo.append_action, self.game_id, self.ply, action.token)
+            else:  # cluster mode: only while this process still holds the table
+                await db.run(repo.append_action, self.game_id, self.ply, action.token, self.lease)
+        except NotOwnerError:
+            self.manager.table_lost(self)
+            raise
         self.storage = "ok"  # the database took it: whatever was retried before is through
         finished = self.play(seat, action)
         if finished is not None:
@@ -655,9 +682,15 @@ class Room(abc.ABC):
         """Store ``deal``, then make it the game on the table."""
         repo = self.manager.repo
         seed = None if deal.seed is None else str(deal.seed)
-        game_id = await self.manager.db.run(
-            repo.start_game, self.id, deal.match_no, deal.game_no, deal.dealer, deal.deck, seed
-        )
+        args = (self.id, deal.match_no, deal.game_no, deal.dealer, deal.deck, seed)
+        try:
+            if self.lease is None:
+                game_id = await self.manager.db.run(repo.start_game, *args)
+            else:  # cluster mode: only while this process still holds the table
+                game_id = await self.manager.db.run(repo.start_game, *args, self.lease)
+        except NotOwnerError:
+            self.manager.table_lost(self)
+            raise
         # Every client has had the last game's events (each change is broadcast): the log starts anew,
         # so a table that plays for days holds one game's events, not all of them.
         self.events.clear()
@@ -711,28 +744,40 @@ async def _hello(room: Room, conn: Connection, message: HelloMessage) -> None:
         if seat is None:
             room.send(conn, error_message("bad_token", "this token holds no seat at this table"))
             return
+    await greet(room, conn, seat)
+
+
+async def greet(room: Room, conn: Connection, seat: int | None, *, welcome: bool = True) -> None:
+    """Seat ``conn`` (its token was checked: ``seat``, or ``None`` to watch) and tell it, and the players, so.
+
+    ``welcome=False`` for a client that had its welcome from the process that
+    held the table before (cluster mode): it gets only the new state.
+    """
     async with room.lock:
         conn.seat = seat
         conn.hello = True
         conn.cursor = len(room.events)
         room.connections.add(conn)
         room.touch()
-        room.send(
-            conn,
-            {
-                "type": "welcome",
-                "kind": room.kind,
-                "table_id": room.id,
-                "seat": seat,
-                "role": conn.role,
-                "players": room.players(),
-            },
-        )
+        if welcome:
+            room.send(conn, welcome_message(room, conn))
         if seat is None:
             room.send(conn, room.state_for(conn))
         else:
             # Everyone hears that a player (re)connected; the newcomer gets events [].
             room.broadcast()
+
+
+def welcome_message(room: Room, conn: Connection) -> dict[str, Any]:
+    """The ``welcome`` of a greeted connection (docs/web.md)."""
+    return {
+        "type": "welcome",
+        "kind": room.kind,
+        "table_id": room.id,
+        "seat": conn.seat,
+        "role": conn.role,
+        "players": room.players(),
+    }
 
 
 async def disconnect_client(room: Room, conn: Connection) -> None:

@@ -1,12 +1,16 @@
 """The web app's database: tables, their seats, games and every action, with SQLAlchemy 2.
 
-Four tables: ``bummerl_tables`` (a table: variant, options, seed, deal key),
+Four tables of games: ``bummerl_tables`` (a table: variant, options, seed, deal key),
 ``bummerl_table_seats`` (one row per seat of every table, two to four: who sits
 there, the SHA-256 of the seat's token, the invitation code of a seat kept for
 a friend), ``bummerl_games`` (one deal of a table's match: dealer, pack order,
 result, record text and cached analysis) and ``bummerl_actions`` (one row per
-action, appended as it is played: a server restart replays them).  Any
-SQLAlchemy URL works; SQLite is the default.  The schema is made and changed by
+action, appended as it is played: a server restart replays them).  Two more
+serve cluster mode (several processes on one PostgreSQL, :mod:`bummerl.server.cluster`):
+``bummerl_cluster_nodes`` (one row per live process, renewed by its heartbeat) and
+``bummerl_table_owners`` (which process holds which table, with a generation that
+grows at every take: :class:`Lease`); their SQL is in :mod:`bummerl.server.leases`.
+Any SQLAlchemy URL works; SQLite is the default.  The schema is made and changed by
 the Alembic revisions of :mod:`bummerl.server.migrations`; the models here
 describe its newest revision.
 
@@ -44,6 +48,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    DateTime,
     ForeignKey,
     Integer,
     String,
@@ -53,10 +58,11 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    literal,
     select,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -66,6 +72,8 @@ from bummerl.server import migrations
 __all__ = [
     "ActionConflictError",
     "GameData",
+    "Lease",
+    "NotOwnerError",
     "Repository",
     "SeatData",
     "StorageError",
@@ -91,6 +99,24 @@ class UnknownCodeError(StorageError):
 
 class ActionConflictError(StorageError):
     """An action row for this ply exists already: two writers raced for one move."""
+
+
+class NotOwnerError(StorageError):
+    """A write with a :class:`Lease` that no longer holds its table: another process took it (nothing stored)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Lease:
+    """A process's hold on one table (cluster mode): the process's node id and the generation of its take.
+
+    Every take of a table, also by the same process, gives it a new generation,
+    so a lease is a fencing token: a write made with it (:meth:`Repository.append_action`,
+    :meth:`Repository.start_game`) is refused with :class:`NotOwnerError` once
+    another take happened, even if the old holder never noticed.
+    """
+
+    node: str
+    generation: int
 
 
 def hash_token(token: str) -> str:
@@ -171,7 +197,70 @@ class _SeatRow(_Base):
     join_code: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
 
 
+class _NodeRow(_Base):
+    """A live process of a cluster (revision 0006): it renews ``expires_at`` every heartbeat."""
+
+    __tablename__ = "bummerl_cluster_nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: Where the process runs (host name and process id), for an operator reading the table.
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The database's own clock decides (``now()``), so the processes' clocks need not agree.
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class _OwnerRow(_Base):
+    """Which process holds a table (revision 0006); free to take once that process's row has expired."""
+
+    __tablename__ = "bummerl_table_owners"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("bummerl_tables.id"), primary_key=True)
+    node_id: Mapped[str] = mapped_column(String(32), index=True)
+    #: Grows at every take: the fencing token of :class:`Lease`.
+    generation: Mapped[int] = mapped_column(Integer)
+    taken_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 _ACTION_INSERT = insert(_ActionRow)
+
+
+def _fenced_action(values: dict[str, Any], lease: Lease) -> Any:
+    """The action row's ``INSERT``, made only if ``lease`` still holds the game's table: one statement, whose
+    ``SELECT ... FOR SHARE`` locks the owner row as :func:`_hold` does (a move is one round trip, not two)."""
+    table_id = select(_GameRow.table_id).where(_GameRow.id == values["game_id"]).scalar_subquery()
+    held = (
+        select(*(literal(values[k]) for k in ("game_id", "ply", "token", "created_at")))
+        .select_from(_OwnerRow)
+        .where(
+            _OwnerRow.table_id == table_id,
+            _OwnerRow.node_id == lease.node,
+            _OwnerRow.generation == lease.generation,
+        )
+        .with_for_update(read=True)
+    )
+    return insert(_ActionRow).from_select(["game_id", "ply", "token", "created_at"], held).returning(_ActionRow.ply)
+
+
+def _hold(conn: Connection, lease: Lease, table_id: Any) -> None:
+    """Lock the table's owner row for this transaction if ``lease`` still holds it, else :class:`NotOwnerError`.
+
+    ``FOR SHARE``: a process taking the table over (an ``UPDATE`` of that row)
+    waits until this write is committed, and loads the table after it, so no
+    stored action is ever missing from the new owner's table.
+    """
+    held = conn.execute(
+        select(_OwnerRow.generation)
+        .where(
+            _OwnerRow.table_id == table_id,
+            _OwnerRow.node_id == lease.node,
+            _OwnerRow.generation == lease.generation,
+        )
+        .with_for_update(read=True)
+    ).first()
+    if held is None:
+        raise NotOwnerError("another process holds this table now; nothing was stored")
 
 
 @dataclasses.dataclass
@@ -444,6 +533,11 @@ class Repository:
             table.games = [_game_data(g, actions[g.id]) for g in games]
         return table
 
+    def variant_of(self, table_id: str) -> str | None:
+        """The variant name of a stored table, or ``None`` for an unknown id."""
+        with self._sessions() as s:
+            return s.scalar(select(_TableRow.variant).where(_TableRow.id == table_id))
+
     def tables_to_resume(self) -> list[str]:
         """Ids of the tables whose latest game is not finished."""
         query = select(_GameRow.table_id).where(_GameRow.finished.is_(False))
@@ -460,8 +554,18 @@ class Repository:
             return list(s.scalars(select(_TableRow.id)))
 
     # ----------------------------------------------------------------- games
-    def start_game(self, table_id: str, match_no: int, game_no: int, dealer: int, deck: str, seed: str | None) -> int:
-        """Store a new deal; returns the game id."""
+    def start_game(
+        self,
+        table_id: str,
+        match_no: int,
+        game_no: int,
+        dealer: int,
+        deck: str,
+        seed: str | None,
+        lease: Lease | None = None,
+    ) -> int:
+        """Store a new deal; returns the game id.  With a ``lease`` (cluster mode), only while it holds the table
+        (:class:`NotOwnerError`)."""
         values = {
             "table_id": table_id,
             "match_no": match_no,
@@ -474,6 +578,8 @@ class Repository:
         }
         try:
             with self.engine.begin() as conn:
+                if lease is not None:
+                    _hold(conn, lease, table_id)
                 key = conn.execute(insert(_GameRow), values).inserted_primary_key
         except DBAPIError as exc:
             # The caller answers `storage`; the table keeps its finished game and may deal again.
@@ -481,12 +587,20 @@ class Repository:
         assert key is not None
         return int(key[0])
 
-    def append_action(self, game_id: int, ply: int, token: str) -> None:
-        """Store action number ``ply`` (0-based) of a game; the primary key refuses a second one."""
-        # A Core INSERT, not the ORM's unit of work: this runs once per move, on the event loop.
+    def append_action(self, game_id: int, ply: int, token: str, lease: Lease | None = None) -> None:
+        """Store action number ``ply`` (0-based) of a game; the primary key refuses a second one.
+
+        With a ``lease`` (cluster mode) the action is stored only while the lease
+        holds the game's table, in the same transaction (:class:`NotOwnerError`).
+        """
+        # A Core INSERT, not the ORM's unit of work: this runs once per move.
+        values = {"game_id": game_id, "ply": ply, "token": token, "created_at": now()}
         try:
             with self.engine.begin() as conn:
-                conn.execute(_ACTION_INSERT, {"game_id": game_id, "ply": ply, "token": token, "created_at": now()})
+                if lease is None:
+                    conn.execute(_ACTION_INSERT, values)
+                elif conn.execute(_fenced_action(values, lease)).first() is None:
+                    raise NotOwnerError("another process holds this table now; nothing was stored")
         except IntegrityError:
             raise ActionConflictError(f"game {game_id} already has action {ply + 1}") from None
         except DBAPIError as exc:

@@ -14,6 +14,8 @@ from alembic import context
 from alembic.util import CommandError
 
 # The models' metadata: `revision --autogenerate` and the tests compare the migrated database with it.
+# The tournaments' tables join it when their module is imported.
+import bummerl.server.tournament_store  # noqa: F401
 from bummerl.server.storage import _Base
 
 if context.is_offline_mode():

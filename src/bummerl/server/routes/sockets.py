@@ -5,8 +5,10 @@ as a deprecated alias (for three- and four-player tables, as before).
 
 The message protocol is docs/web.md's; what guards a socket (the Origin check,
 the hello and idle deadlines, the message rate) is docs/security.md's.  The
-socket only carries text: every message goes to the table manager, every
-answer comes back through the connection's queue.
+socket only carries text: every message goes to the table through its
+:class:`~bummerl.server.links.TableLink` (the live table here, or the process
+that holds it in cluster mode), every answer comes back through the
+connection's queue.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bummerl.server.config import ServerConfig
 from bummerl.server.edge import last_client_frame
+from bummerl.server.links import TableLink
 from bummerl.server.manager import TableManager, UnknownTable
 from bummerl.server.messages import error_message
 from bummerl.server.rooms import Closing, Connection, Room
@@ -67,12 +70,12 @@ async def _serve_socket(
         return
     await websocket.accept()
     try:
-        room = await manager.get(table_id, kind)
+        link: TableLink = await manager.connect(table_id, kind)
     except UnknownTable:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
             await websocket.close(code=4404, reason="unknown table")
         return
-    conn = Connection()
+    conn = link.conn
     loop = asyncio.get_running_loop()
     send_task = loop.create_task(_pump(websocket, conn))
     opened = last_frame = loop.time()
@@ -110,13 +113,13 @@ async def _serve_socket(
                 if conn.refused > MAX_REFUSED:
                     conn.close(4429, "too many messages")
                     continue
-                room.send(conn, error_message("rate_limited", "too many messages; slow down"))
+                link.send(error_message("rate_limited", "too many messages; slow down"))
                 continue
-            await manager.handle_text(room, conn, text)
+            await link.handle_text(text)
     except WebSocketDisconnect:
         pass
     finally:
-        await manager.disconnect(room, conn)
+        await link.close()
         send_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await send_task

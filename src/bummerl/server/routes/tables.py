@@ -14,16 +14,16 @@ may hold ``max_tables_per_client`` loaded tables (docs/security.md).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Header, Response
 from starlette.requests import HTTPConnection
 
 from bummerl.errors import BummerlError
 from bummerl.server.database import StorageUnavailable
-from bummerl.server.manager import CapacityError, UnknownTable
+from bummerl.server.manager import TABLE_ID, CapacityError, UnknownTable
 from bummerl.server.messages import CreateTable, CreateTableGame, JoinTable
-from bummerl.server.rooms import Room
+from bummerl.server.rooms import FRIEND, Room, invitations
 from bummerl.server.routes.deps import Parts, PartsDep, client_of, error, rate_limited
 from bummerl.server.storage import StorageError
 from bummerl.server.table_games import LiveTableGame
@@ -31,8 +31,6 @@ from bummerl.server.table_games import LiveTableGame
 __all__ = ["invite_url", "router"]
 
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
-
-K = TypeVar("K", bound=Room)
 
 #: Headers of a deprecated path's answers (RFC 9745 ``Deprecation``, RFC 8288 ``Link`` to the path to use).
 _DEPRECATED = {"Deprecation": "true", "Link": '</api/tables>; rel="successor-version"'}
@@ -51,18 +49,10 @@ def _capacity(exc: CapacityError) -> Exception:
     return error(429, exc.code, exc.message, {"Retry-After": "60"})
 
 
-async def live(p: Parts, table_id: str, kind: type[K]) -> K:
-    """The table of ``kind``, or ``404 unknown_table``."""
+async def summary(p: Parts, table_id: str, kind: type[Room] | None = None) -> dict[str, Any]:
+    """The summary of the live table (of ``kind`` if given), wherever it is live, or ``404 unknown_table``."""
     try:
-        return await p.manager.get(table_id, kind)
-    except UnknownTable as exc:
-        raise error(404, "unknown_table", str(exc)) from None
-
-
-async def any_live(p: Parts, table_id: str) -> Room:
-    """The table of any kind, or ``404 unknown_table``."""
-    try:
-        return await p.manager.get(table_id)
+        return await p.manager.summary(table_id, kind)
     except UnknownTable as exc:
         raise error(404, "unknown_table", str(exc)) from None
 
@@ -108,25 +98,28 @@ async def post_table(body: CreateTable, connection: HTTPConnection, p: PartsDep)
 
 @router.get("/tables")
 async def get_tables(p: PartsDep) -> list[dict[str, Any]]:
-    return [t.listing() for t in p.manager.live() if t.dealt]
+    return await p.manager.listing()
 
 
 @router.get("/tables/{table_id}")
 async def get_table(table_id: str, p: PartsDep) -> dict[str, Any]:
-    return (await any_live(p, table_id)).summary()
+    return await summary(p, table_id)
 
 
 @router.get("/tables/{table_id}/invite")
 async def get_invite(
     table_id: str, p: PartsDep, authorization: str | None = Header(None, max_length=512)
 ) -> dict[str, Any]:
-    room = await any_live(p, table_id)
+    # The seats are the database's: the answer needs no live table (another process may hold it).
+    seats = await p.manager.db.run(p.repo.seats, table_id) if TABLE_ID.fullmatch(table_id) else []
+    if not seats:
+        raise error(404, "unknown_table", f"no table {table_id[:40]!r}")
     token = (authorization or "").removeprefix("Bearer ").strip()
-    if not token or await p.manager.db.run(room.seat_of, token) is None:
+    if not token or await p.manager.db.run(p.repo.seat_of, table_id, token) is None:
         raise error(403, "bad_token", "only a seat of this table may see its invitation")
-    if not room.invited():
+    if not any(s.kind == FRIEND for s in seats):
         raise error(409, "no_invite", "every other seat of this table is a bot's")
-    open_codes = room.invitations()
+    open_codes = invitations(seats)
     if not open_codes:
         raise error(409, "seat_taken", "every invited friend has joined already")
     first = open_codes[min(open_codes)]
@@ -142,14 +135,20 @@ async def get_invite(
 @router.post("/join", dependencies=[rate_limited("join")])
 async def post_join(body: JoinTable, p: PartsDep) -> dict[str, Any]:
     try:
-        room, seat, token = await p.manager.join(body.code, body.name)
+        joined = await p.manager.join(body.code, body.name)
     except UnknownTable:
         raise error(404, "unknown_code", "no table has this invitation code") from None
     except StorageUnavailable:
         raise
     except StorageError as exc:
         raise error(409, "seat_taken", str(exc)) from None
-    return {"table_id": room.id, "kind": room.kind, "seat": seat, "token": token, "ws_url": room.ws_url}
+    return {
+        "table_id": joined.table_id,
+        "kind": joined.kind,
+        "seat": joined.seat,
+        "token": joined.token,
+        "ws_url": joined.ws_url,
+    }
 
 
 # ------------------------------------------------- deprecated: the table games' first paths
@@ -166,11 +165,11 @@ async def post_table_game(
 async def get_table_games(p: PartsDep, response: Response) -> list[dict[str, Any]]:
     """The summaries of the three- and four-player tables in play (deprecated: ``GET /api/tables``)."""
     _deprecated(response)
-    return [t.summary() for t in p.manager.live(LiveTableGame) if t.dealt]
+    return await p.manager.table_game_summaries()
 
 
 @router.get("/table-games/{table_id}", deprecated=True)
 async def get_table_game(table_id: str, p: PartsDep, response: Response) -> dict[str, Any]:
     """A three- or four-player table's summary; 404 for a two-player table (deprecated: ``/api/tables/{id}``)."""
     _deprecated(response)
-    return (await live(p, table_id, LiveTableGame)).summary()
+    return await summary(p, table_id, LiveTableGame)

@@ -9,6 +9,7 @@
 //   #/tgame/ID, #/tgame-watch/ID   old addresses of three- and four-player tables: rewritten to the two above
 //   #/history        finished games of every variant
 //   #/replay/ID      replay one game step by step
+//   #/tournaments/…  tournaments: make one, join one by its link, follow one (tournament.js)
 //
 // Plain ES modules, no build step: the server serves this folder as it is.
 
@@ -18,6 +19,7 @@ import { cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
 import { TableGamePage } from "./tablegame.js";
+import { TournamentRoute } from "./tournament.js";
 
 const ctx = {
   lang: prefs.lang,
@@ -37,6 +39,7 @@ function renderHeader() {
   const nav = document.getElementById("nav");
   nav.replaceChildren(
     h("a", { href: "#/", "data-i18n": "nav_new" }, t("nav_new")),
+    h("a", { href: "#/tournaments", "data-i18n": "nav_tournaments" }, t("nav_tournaments")),
     h("a", { href: "#/history", "data-i18n": "nav_history" }, t("nav_history")),
   );
   const prefsBox = document.getElementById("prefs");
@@ -618,6 +621,7 @@ function route() {
   else if (what === "watch" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
   else if (what === "replay" && id) page = new ReplayPage(el, decodeURIComponent(id), { ctx });
+  else if (what === "tournaments") page = new TournamentRoute(el, hash.split("/").slice(1));
   else page = new LobbyPage(el);
   for (const a of document.querySelectorAll("#nav a")) {
     a.toggleAttribute("aria-current", a.getAttribute("href") === `#/${what || ""}`);

@@ -1,0 +1,72 @@
+"""One client's WebSocket at one table, wherever the table is live: the socket route talks only to a :class:`TableLink`.
+
+A single process holds every table it serves: its links always lead to the
+live :class:`~bummerl.server.rooms.Room`, and a message of the client is
+answered as it always was (:func:`~bummerl.server.rooms.handle_client_text`).
+In cluster mode (:mod:`bummerl.server.cluster`) another process may hold the
+table: the link then knows that process (:attr:`TableLink.owner`) and the
+cluster relays the client's messages to it and its answers back; when the table
+changes hands, the cluster points the link at the new place and the client
+notices nothing but a fresh ``state``.
+
+The link never decides anything about the game; it only knows where the table is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bummerl.server.rooms import Connection, Room, disconnect_client, handle_client_text
+
+if TYPE_CHECKING:
+    from bummerl.server.manager import TableManager
+
+__all__ = ["TableLink"]
+
+
+class TableLink:
+    """A client's connection (:attr:`conn`) to table ``table_id``: live here (:attr:`room`) or at :attr:`owner`."""
+
+    def __init__(self, manager: TableManager, table_id: str) -> None:
+        self.manager = manager
+        self.table_id = table_id
+        self.conn = Connection()
+        #: The live table when this process holds it.
+        self.room: Room | None = None
+        #: Else the node id of the process that holds it (``None`` while that is being found out).
+        self.owner: str | None = None
+        #: Whether the client has had its ``welcome`` (a new holder then sends only a state).
+        self.welcomed = False
+        #: Whether an action or a deal went to the holder and no answer came back yet.
+        self.pending = False
+        #: Requests sent to the holder, and the last message numbered by it that reached the client.
+        self.sent = 0
+        self.received = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send the client a message of this process's own (an error about its messages, a pong)."""
+        room = self.room
+        if room is not None:
+            room.send(self.conn, message)
+        else:
+            self.conn.send(message)
+
+    async def handle_text(self, text: str) -> None:
+        """Answer one message of the client, here or through the process that holds the table."""
+        room = self.room
+        if room is not None:
+            await handle_client_text(room, self.conn, text)
+            self.welcomed = self.welcomed or self.conn.hello
+            return
+        cluster = self.manager.cluster
+        assert cluster is not None, "only a cluster has tables held elsewhere"
+        await cluster.relay(self, text)
+
+    async def close(self) -> None:
+        """The socket closed: the table forgets the client, and the players hear it if it held a seat."""
+        room = self.room
+        cluster = self.manager.cluster
+        if cluster is not None:
+            cluster.unlink(self)
+        if room is not None:
+            await disconnect_client(room, self.conn)

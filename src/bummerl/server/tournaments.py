@@ -1,0 +1,492 @@
+"""Tournaments on the web server (issue 14): an organiser makes one, players join by a code, the server pairs
+the rounds, makes their tables and learns their results; bots fill seats.  Every variant.
+
+:class:`TournamentService` is what the routes (:mod:`bummerl.server.routes.tournaments`,
+docs/web-tournaments.md) call.  It keeps nothing that matters in memory: the
+tournament, its participants and the tables of every round are rows of
+:mod:`~bummerl.server.tournament_store`, who meets whom is decided from them by
+the pure functions of :mod:`~bummerl.server.tournament_rounds` (which reuse the
+bot tournament's pairings, :mod:`bummerl.tournament.formats`), and a table's
+result is read from the stored game (its actions replayed through the engine),
+so a restarted server, or another process of a cluster, goes on where the last
+one stopped.
+
+Choices, and why:
+
+- **A table is a web table like any other**, made through the repository
+  (:meth:`~bummerl.server.storage.Repository.create_table` with its seats, then
+  its first deal from the table's own :meth:`~bummerl.server.rooms.Room.next_deal`,
+  stored with :meth:`~bummerl.server.storage.Repository.start_game`): the same
+  rows the table manager writes, dealt from a secret deal key (never a practice
+  table), played, watched, replayed and analysed through the same API and
+  WebSocket.  The manager's ``create_table`` is not used because it always seats
+  a creating human at seat 0, and a tournament's table may have nobody to create
+  it (two bots, or a round paired in the background).  The table is loaded by the
+  manager when a client connects, as every table is; tables of bots alone are
+  loaded by this service so that their bots play.
+- **A participant's token is their seat token.**  The seat of a human at every
+  table of the tournament stores the SHA-256 of that participant's own token,
+  the only form in which the server keeps it.  A seat token of its own per table
+  would have had to be kept recoverable until its player asks for it (encrypted,
+  or derived from a key in the same database: whoever reads the database would
+  take the seats), because rounds are paired in the background, when no
+  participant's token is at hand.  So the database holds one hash per
+  participant and nothing that opens a seat; ``GET /api/tournaments/{id}`` with
+  the participant's token names their table and seat, and the token they sent
+  is what ``hello`` takes there.  Another participant's token opens no seat of
+  mine (``tests/test_server_tournaments.py``).
+- **Results are polled from the database** every ``poll_seconds`` (and when a
+  client asks for the tournament), not pushed by the tables: the table may be
+  live in another process, or in none.  A table whose number of finished games
+  changed is replayed from its stored deals and actions (or read from memory
+  where this process holds it live), and :func:`~bummerl.server.tournament_rounds.decide`
+  reads the engine's match: ``unit`` ``game`` is decided by the table's first
+  game that somebody wins, ``bummerl`` by its first whole match.  At a table of
+  bots alone this service deals the next game itself, since nobody else would.
+- **One process moves a tournament on at a time**: a lock in this process and,
+  in cluster mode, a claim on the tournament's row that runs out after
+  ``claim_seconds`` (a process that died while it held one).  Making a round is
+  one conditional update of the round number with the round's rows, so two
+  processes can never pair one round twice; the table ids are chosen with the
+  rows, so a table that a stopped process did not make is made by the next one.
+- **Bounds** (:class:`TournamentSettings`, docs/security.md): participants per
+  tournament, bots per tournament, unfinished tournaments one client made in a
+  day, running tournaments in all; making one counts against the ``create``
+  rate of tables, joining against the ``join`` rate (a join code is 72 random bits).
+
+The organiser's token, like a participant's, is given once and kept as its
+SHA-256.  Nothing here sees a card: the tables do that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import datetime as dt
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+from bummerl.errors import BummerlError
+from bummerl.server.cluster import Elsewhere
+from bummerl.server.config import ServerConfig
+from bummerl.server.database import Database, StorageUnavailable
+from bummerl.server.manager import TableManager, UnknownTable, room_kind
+from bummerl.server.rooms import Room, TableError
+from bummerl.server.storage import Repository, SeatData, StorageError, hash_token
+from bummerl.server.tournament_json import tournament_json, your_table
+from bummerl.server.tournament_rounds import Outcome, check_format, decide, next_round, planned_rounds, winner
+from bummerl.server.tournament_store import (
+    DONE,
+    NEW,
+    OPEN,
+    PLAYING,
+    RUNNING,
+    TableRow,
+    TournamentData,
+    TournamentError,
+    TournamentStore,
+    matches_token,
+)
+
+__all__ = ["TOURNAMENT_ID", "TournamentService", "TournamentSettings"]
+
+log = logging.getLogger("bummerl.server")
+
+#: What a tournament id looks like (``secrets.token_urlsafe(9)``); anything else is unknown at once.
+TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentSettings:
+    """The bounds and pace of the tournaments of one app (``app.state.tournament_settings`` sets them)."""
+
+    #: Seconds between two looks at the running tournaments' tables.
+    poll_seconds: float = 2.0
+    #: Participants of one tournament at most (humans and bots).
+    max_players: int = 64
+    #: Bots among them at most: a tournament of bots alone plays without a human, on the server's CPU.
+    max_bots: int = 16
+    #: Unfinished tournaments that one client made in the last day.
+    max_per_client: int = 5
+    #: Tournaments being played at once, in all.
+    max_running: int = 100
+    #: Seconds a process's claim on a tournament lasts (cluster mode).
+    claim_seconds: float = 30.0
+
+
+def _kind(t: TournamentData) -> tuple[type[Room], Any]:
+    """The kind of table and the variant of a stored tournament; ``409`` if this server no longer plays them
+    (a variant or option that a later version dropped): never a 500."""
+    try:
+        return room_kind(t.variant, t.options)
+    except BummerlError as exc:
+        raise TournamentError(409, "unplayable", f"this server cannot play this tournament any more: {exc}") from None
+
+
+class TournamentService:
+    """The tournaments of one app: make, join, start, read, and move on (a background task polls them)."""
+
+    def __init__(
+        self, repo: Repository, manager: TableManager, config: ServerConfig, settings: TournamentSettings
+    ) -> None:
+        self.repo = repo
+        self.manager = manager
+        self.config = config
+        self.settings = settings
+        self.store = TournamentStore(repo)
+        self.db: Database = manager.db
+        #: This process's name in the claims of cluster mode.
+        self.node = secrets.token_hex(8)
+        self._locks: dict[str, asyncio.Lock] = {}
+        #: Finished games counted at a table when it was last replayed (a replay only when they change).
+        self._seen: dict[str, int] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
+        #: When this process last looked at a tournament (a client's poll looks again only after a pause).
+        self._looked: dict[str, float] = {}
+        self._min_gap = settings.poll_seconds / 2
+
+    # ------------------------------------------------------------------ organiser and players
+    async def create(
+        self,
+        name: str,
+        variant: str,
+        options: dict[str, Any],
+        format_: str,
+        unit: str,
+        rounds: int | None,
+        max_players: int,
+        client: str | None,
+    ) -> tuple[TournamentData, str]:
+        """A new open tournament and its organiser's token (given once); :class:`TournamentError` ``400``
+        for a variant, option, format or round count that does not fit, ``429`` at the client's cap."""
+        try:
+            kind, v = room_kind(variant, options)
+        except BummerlError as exc:
+            raise TournamentError(400, "bad_tournament", str(exc)) from None
+        try:
+            check_format(format_, unit, kind.seat_count(v))
+        except ValueError as exc:
+            raise TournamentError(400, "bad_tournament", str(exc)) from None
+        if rounds is not None and format_ != "swiss":
+            raise TournamentError(400, "bad_tournament", f"a {format_} sets its own number of rounds: leave rounds out")
+        if max_players > self.settings.max_players:
+            raise TournamentError(
+                400, "bad_tournament", f"a tournament has at most {self.settings.max_players} participants"
+            )
+        creator = hash_token(client) if client is not None else None
+        if creator is not None:
+            since = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).isoformat(timespec="milliseconds")
+            mine = await self.db.run(self.store.created_since, creator, since.replace("+00:00", "Z"))
+            if mine >= self.settings.max_per_client:
+                raise TournamentError(
+                    429, "too_many_tournaments", f"you have {mine} unfinished tournaments from the last day"
+                )
+        token = secrets.token_urlsafe(32)
+        tournament_id = secrets.token_urlsafe(9)
+        await self.db.run(
+            self.store.create,
+            tournament_id,
+            name,
+            v.name,
+            v.options(),
+            format_,
+            unit,
+            rounds,
+            max_players,
+            secrets.token_urlsafe(9),
+            hash_token(token),
+            creator,
+        )
+        return await self.load(tournament_id), token
+
+    async def join(self, code: str, name: str) -> tuple[str, int, str]:
+        """A human joins by the join code: ``(tournament id, participant number, their token)``."""
+        token = secrets.token_urlsafe(32)
+        tournament_id, number = await self.db.run(self.store.join, code, name, hash_token(token))
+        return tournament_id, number, token
+
+    async def add_bot(self, tournament_id: str, token: str | None, bot: str) -> tuple[int, str]:
+        """The organiser adds a bot before the start: its participant number and name."""
+        t = await self._organised(tournament_id, token)
+        name = self._bot_name(t, bot)
+        if sum(p.kind == "bot" for p in t.players) >= self.settings.max_bots:
+            raise TournamentError(409, "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots")
+        return await self.db.run(self.store.add_bot, tournament_id, name)
+
+    async def start(self, tournament_id: str, token: str | None, bots: list[str]) -> TournamentData:
+        """The organiser starts the tournament, with ``bots`` added as participants; round 1 is paired and its
+        tables made before this returns."""
+        t = await self._organised(tournament_id, token)
+        names = [self._bot_name(t, bot) for bot in bots]
+        if sum(p.kind == "bot" for p in t.players) + len(names) > self.settings.max_bots:
+            raise TournamentError(409, "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots")
+        if len(t.players) + len(names) > t.max_players:
+            raise TournamentError(409, "full", f"this tournament has room for {t.max_players} participants")
+        running = await self.db.run(self.store.running)
+        if len(running) >= self.settings.max_running:
+            raise TournamentError(503, "server_full", "every tournament place of this server is taken; try later")
+        seats = self._seats(t)
+        await self.db.run(
+            self.store.start, tournament_id, names, lambda n: planned_rounds(t.format, n, seats, t.rounds)
+        )
+        await self.advance(tournament_id)
+        return await self.load(tournament_id)
+
+    def _bot_name(self, t: TournamentData, bot: str) -> str:
+        kind, v = _kind(t)
+        try:
+            return kind.check_bot(bot, v)
+        except BummerlError as exc:
+            raise TournamentError(400, "bad_bot", str(exc)) from None
+
+    def _seats(self, t: TournamentData) -> int:
+        kind, v = _kind(t)
+        return kind.seat_count(v)
+
+    async def load(self, tournament_id: str) -> TournamentData:
+        """The stored tournament; ``404`` for an unknown id."""
+        if not TOURNAMENT_ID.fullmatch(tournament_id):
+            raise TournamentError(404, "unknown_tournament", f"no tournament {tournament_id[:40]!r}")
+        return await self.db.run(self.store.load, tournament_id)
+
+    async def _organised(self, tournament_id: str, token: str | None) -> TournamentData:
+        t = await self.load(tournament_id)
+        if not token or not matches_token(t.organiser, hash_token(token)):
+            raise TournamentError(403, "not_organiser", "only the organiser of this tournament may do this")
+        if t.status != OPEN:
+            raise TournamentError(409, "started", "this tournament has started already")
+        return t
+
+    # ------------------------------------------------------------------ what a client sees
+    async def state(self, tournament_id: str, token: str | None) -> dict[str, Any]:
+        """``GET /api/tournaments/{id}``: the public state, and with a token what its holder may know besides."""
+        t = await self.load(tournament_id)
+        if t.status == RUNNING:
+            await self.advance(tournament_id, wait=False)
+            t = await self.load(tournament_id)
+        kind, v = _kind(t)
+        digest = hash_token(token) if token else None
+        organiser = digest is not None and matches_token(t.organiser, digest)
+        player = None
+        if digest is not None:
+            # Every participant's hash compared, in constant time: the answer says nothing of how much matched.
+            for p in t.players:
+                if matches_token(p.token, digest):
+                    player = p.number
+        answer = tournament_json(
+            t, title=v.title, kind=kind.kind, seats=kind.seat_count(v), filler=kind.default_bot(self.config)
+        )
+        answer["you"] = {"organiser": organiser, "player": player}
+        answer["your_table"] = your_table(t, player, token) if player is not None and token is not None else None
+        if organiser and t.status == OPEN:
+            answer["join_code"] = t.join_code
+            answer["invite_url"] = self.invite_url(t.join_code)
+        return answer
+
+    def invite_url(self, code: str) -> str:
+        """The address a player opens to join: the configured public URL, never a request's ``Host``; the
+        code stands in the fragment, which no browser sends (docs/security.md)."""
+        base = (self.config.public_url or "").rstrip("/")
+        return f"{base}/#/tournaments/join/{code}"
+
+    # ------------------------------------------------------------------ moving on
+    async def advance(self, tournament_id: str, *, wait: bool = True) -> None:
+        """Look at the running tournament's tables and move it on as far as they allow (``wait=False``: not if
+        this process is at it already).  Never raises for the database: the next look tries again."""
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        if not wait and (lock.locked() or time.monotonic() - self._looked.get(tournament_id, 0.0) < self._min_gap):
+            return  # looked at a moment ago, or being looked at: the answer reads the rows as they are
+        async with lock:
+            self._looked[tournament_id] = time.monotonic()
+            claimed = False
+            try:
+                if self.manager.cluster is not None:
+                    until = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=self.settings.claim_seconds)
+                    stamp = until.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+                    claimed = await self.db.run(self.store.claim, tournament_id, self.node, stamp)
+                    if not claimed:
+                        return
+                for _ in range(3):  # a new round's tables are made in the same look
+                    if not await self._step(tournament_id):
+                        break
+            except StorageError as exc:
+                log.warning("tournament %s: %s (tried again at the next look)", tournament_id, exc)
+            except Exception:  # a look that fails must fail no request, nor the other tournaments' looks
+                log.exception("tournament %s could not move on", tournament_id)
+            finally:
+                if claimed:
+                    with contextlib.suppress(StorageError):
+                        await self.db.run(self.store.release, tournament_id, self.node)
+
+    async def _step(self, tournament_id: str) -> bool:
+        """One look: make new tables, learn results, deal at tables of bots, pair the next round; whether a
+        new round was made (then its tables want making)."""
+        t = await self.db.run(self.store.load, tournament_id)
+        if t.status != RUNNING:
+            # Nothing more to look at: forget it (a later caller makes a new lock, and finds nothing to do).
+            self._looked.pop(tournament_id, None)
+            self._locks.pop(tournament_id, None)
+            return False
+        if t.round == 0:
+            return await self._pair(t)
+        for row in t.round_tables(t.round):
+            if row.status == NEW:
+                await self._open(t, row)
+        for row in t.round_tables(t.round):
+            if row.status in (NEW, PLAYING) and row.table_id is not None:
+                await self._look(t, row)
+        t = await self.db.run(self.store.load, tournament_id)
+        if all(row.status == DONE for row in t.round_tables(t.round)):
+            return await self._pair(t)
+        return False
+
+    async def _pair(self, t: TournamentData) -> bool:
+        """Pair the round after the last one (all decided), or end the tournament with its winner."""
+        assert t.rounds is not None
+        seats = self._seats(t)
+        history = t.history()
+        # Up to some 50 ms for a round robin of 64 at tables of three: not on the event loop.
+        seatings = await asyncio.to_thread(next_round, t.format, len(t.players), seats, history, t.rounds)
+        if seatings is None:
+            await self.db.run(self.store.finish, t.id, winner(t.format, len(t.players), history))
+            for row in t.tables:
+                if row.table_id is not None:
+                    self._seen.pop(row.table_id, None)
+            return False
+        tables = [(s, None if s.bye else secrets.token_urlsafe(9)) for s in seatings]
+        return await self.db.run(self.store.add_round, t.id, t.round, tables)
+
+    async def _open(self, t: TournamentData, row: TableRow) -> None:
+        """Make the web table of a new row (or finish making it: a stopped server may have left it half made)."""
+        assert row.table_id is not None
+        kind, v = _kind(t)
+        filler = kind.default_bot(self.config)
+        if not await self.db.run(self.repo.seats, row.table_id):
+            seats: list[SeatData] = []
+            hashes: dict[int, str] = {}
+            for seat, who in enumerate(row.seating.players):
+                p = t.players[who] if who is not None else None
+                if p is None:
+                    seats.append(SeatData(seat, "bot", filler, None, False, None))
+                elif p.kind == "bot":
+                    seats.append(SeatData(seat, "bot", p.bot, p.name, False, None))
+                else:
+                    assert p.token is not None
+                    seats.append(SeatData(seat, "human", None, p.name, True, None))
+                    hashes[seat] = p.token
+            await self.db.run(
+                self.repo.create_table,
+                row.table_id,
+                v.name,
+                v.options(),
+                secrets.randbits(63),
+                kind.match_target(v, None),
+                seats,
+                hashes,
+                deal_key=secrets.token_bytes(32).hex(),
+                practice=False,
+            )
+        data = await self.db.run(self.repo.load_table, row.table_id)
+        if not data.games:
+            # The table's first deal, as the manager deals a new table's: from its own secret key.
+            deal = kind(self.manager, data).next_deal()
+            await self.db.run(
+                self.repo.start_game,
+                row.table_id,
+                deal.match_no,
+                deal.game_no,
+                deal.dealer,
+                deal.deck,
+                None if deal.seed is None else str(deal.seed),
+            )
+        await self.db.run(self.store.table_opened, t.id, row.round, row.table_no)
+
+    async def _look(self, t: TournamentData, row: TableRow) -> None:
+        """Learn whether a playing table is decided; at a table of bots alone, keep its game going."""
+        assert row.table_id is not None
+        players = row.seating.players
+        outcome: Outcome | None = None
+        live = self.manager.tables.get(row.table_id)
+        if live is not None and live.dealt:
+            outcome = decide(live.played_matches(), t.unit, players)
+        else:
+            finished = await self.db.run(self._finished_games, row.table_id)
+            if finished and self._seen.get(row.table_id) != finished:
+                outcome = await self.db.run(self._replayed, row.table_id, t.unit, players)
+                self._seen[row.table_id] = finished
+        if outcome is not None:
+            await self.db.run(self.store.table_decided, t.id, row.round, row.table_no, outcome)
+            self._seen.pop(row.table_id, None)
+            return
+        if all(who is None or t.players[who].kind == "bot" for who in players):
+            await self._drive(row.table_id, t.unit, players)
+
+    def _finished_games(self, table_id: str) -> int:
+        return self.repo.list_games(table_id, True, 1, 0)[1]
+
+    def _replayed(self, table_id: str, unit: str, players: tuple[int | None, ...]) -> Outcome | None:
+        """The table rebuilt from its stored deals and actions (in a database thread), and its outcome."""
+        data = self.repo.load_table(table_id)
+        kind, _ = room_kind(data.variant)
+        room = kind(self.manager, data)
+        try:
+            room.replay_stored()
+        except (BummerlError, ValueError) as exc:
+            raise StorageError(f"table {table_id} does not replay: {exc}") from None
+        return decide(room.played_matches(), unit, players)
+
+    async def _drive(self, table_id: str, unit: str, players: tuple[int | None, ...]) -> None:
+        """A table of bots alone: load it (its bots play) and deal its next game while it is undecided."""
+        try:
+            room: Room = await self.manager.room(table_id)
+        except Elsewhere:
+            return  # the process that holds it plays it; its own look deals there
+        except UnknownTable as exc:
+            log.error("tournament table %s: %s", table_id, exc)
+            return
+        async with room.lock:
+            if not room.dealt or room.to_move is not None:
+                return
+            if decide(room.played_matches(), unit, players) is not None:
+                return  # decided: the next look stores it
+            try:
+                await room.deal_next()
+            except (TableError, StorageUnavailable) as exc:
+                log.warning("tournament table %s: no next deal yet: %s", table_id, exc)
+
+    # ------------------------------------------------------------------ the background look
+    async def poll(self) -> None:
+        """Look at every running tournament every ``poll_seconds`` until :meth:`stop_polling`."""
+        while not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.settings.poll_seconds)
+            try:
+                running = [] if self._stopping.is_set() else await self.db.run(self.store.running)
+            except StorageError as exc:
+                log.warning("tournaments: %s", exc)
+                continue
+            for tournament_id in running:
+                if self._stopping.is_set():
+                    break
+                await self.advance(tournament_id)
+
+    def start_polling(self) -> None:
+        """Start the background look (in the app's lifespan, after the table manager started)."""
+        if self._poller is None:
+            # Made on the running loop: an app started again (a test client entered twice) runs on a new one.
+            self._stopping = asyncio.Event()
+            self._locks.clear()
+            self._poller = asyncio.get_running_loop().create_task(self.poll())
+
+    async def stop_polling(self) -> None:
+        """Stop the background look, and wait for the look in hand: it is not cancelled, because a database
+        call it waits for goes on in its thread, and the database is closed right after this."""
+        if self._poller is not None:
+            self._stopping.set()
+            await self._poller
+            self._poller = None
