@@ -52,8 +52,8 @@ case "$cmd" in
       echo "== installing Debian packages:$need"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
     fi
-    echo "== ruff"; "$VENV/bin/ruff" check src tests bench conftest.py
-    echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench conftest.py
+    echo "== ruff"; "$VENV/bin/ruff" check src tests bench examples conftest.py
+    echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"
     echo "== pytest"; exec "$VENV/bin/python" -m pytest "$@"
     ;;
