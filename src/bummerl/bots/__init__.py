@@ -186,7 +186,8 @@ def bot_info(name: str, variant: Variant | None = None) -> BotInfo:
     Raises :class:`UnknownBotError` naming the bots there are (that play ``variant``).
     """
     _load_builtin()
-    info = _REGISTRY.get(name.strip().lower())
+    key = name.strip().lower()
+    info = _REGISTRY.get(key) or _UNLISTED.get(key)
     if info is None:
         if variant is None:
             raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
@@ -295,3 +296,23 @@ register_bot(
 
 #: Modules that call :func:`register_bot` when imported (the two-player search levels).
 _BUILTIN_MODULES: list[str] = ["bummerl.bots.levels"]
+
+
+def _openspiel(kind: str) -> Callable[[int, Variant], Bot]:
+    def factory(seed: int, variant: Variant) -> Bot:
+        from bummerl.rl.openspiel_bots import make_openspiel_bot
+
+        return make_openspiel_bot(kind, seed, variant)
+
+    return factory
+
+
+#: Bots of an optional extra: found by name (make_bot, the arena, ``bummerl bot``) but not listed by
+#: :func:`bot_names`, which the web lobby offers: without their extra installed they cannot play.
+_UNLISTED: dict[str, BotInfo] = {
+    f"openspiel-{kind}": BotInfo(f"openspiel-{kind}", _openspiel(kind), text, players=EVERY_GAME)
+    for kind, text in (
+        ("mcts", "OpenSpiel's MCTS over worlds sampled from the view (extra 'openspiel')"),
+        ("ismcts", "OpenSpiel's information-set MCTS, worlds sampled from the view (extra 'openspiel')"),
+    )
+}
