@@ -215,18 +215,23 @@ def play_turns(
     tokens: list[str],
     stop: Callable[[Player], bool] | None = None,
     pause: float = 0.0,
+    declare: bool = True,
 ) -> list[tuple[int, float]]:
     """Play in turns until the game is over (or ``stop(mover)``): the mover sends a random legal action, and
     each player then gets exactly one state, with the same new events.  The tokens played are appended to
     ``tokens``; returns ``(seat, seconds from the action to the mover's own state)`` for every action.
-    ``pause``: seconds to wait before each action (a client may send 10 messages a second)."""
+    ``pause``: seconds to wait before each action (a client may send 10 messages a second).  ``declare=False``
+    never declares while another action is legal, so that the game cannot end before ``stop``."""
     timings = []
     while players[0].state["status"] == "playing":
         mover = next(p for p in players if p.state["your_turn"])
         if stop is not None and stop(mover):
             break
         time.sleep(pause)
-        token = rng.choice(mover.state["legal"])
+        legal = mover.state["legal"]
+        if not declare:
+            legal = [t for t in legal if not t.startswith("declare")] or legal
+        token = rng.choice(legal)
         sent = time.perf_counter()
         mover.send({"type": "action", "action": token})
         states = [mover.next_state()]
@@ -334,7 +339,8 @@ def test_two_processes_play_one_table_and_the_second_goes_on_when_the_first_dies
     anna.send({"type": "next_game"})
     anna.next_state(), bert.next_state()
     second: list[str] = []
-    play_turns(players, rng, second, stop=lambda mover: mover is bert and len(second) >= 2)
+    # (A random declaration could end the game first: the engine lets a player declare at any time.)
+    play_turns(players, rng, second, stop=lambda mover: mover is bert and len(second) >= 2, declare=False)
     assert bert.state["your_turn"]
     last_seq = bert.state["seq"]
     a.kill()

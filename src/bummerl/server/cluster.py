@@ -677,7 +677,15 @@ class Cluster:
             self._calls.pop(call_id, None)
 
     async def gather(self, fn: str) -> list[Any]:
-        """The answers (``v``) of every other live process to ``fn``; those that do not answer are left out."""
+        """The answers (``v``) of every other live process to ``fn``; those that do not answer are left out.
+
+        The live processes are read from the database now, not taken from the last beat: a process that started
+        since then (up to ``lease_seconds / 4`` ago) already holds tables, and a listing must not miss them.
+        """
+        try:
+            self.nodes = await self.manager.db.run(self.leases.live) - {self.node}
+        except StorageError as exc:  # the beat's list is the best we have
+            log.warning("cluster: could not read the live processes: %s", type(exc).__name__)
         nodes = sorted(self.nodes)
         answers = await asyncio.gather(*(self.call(node, fn) for node in nodes), return_exceptions=True)
         found: list[Any] = []

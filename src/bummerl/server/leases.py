@@ -117,6 +117,11 @@ class Leases:
             live = {str(n) for (n,) in db.execute(_LIVE)}
         return Beat(held, owners, live)
 
+    def live(self) -> set[str]:
+        """The live nodes now (the caller among them), without renewing anything."""
+        with self.engine.connect() as db:
+            return {str(n) for (n,) in db.execute(_LIVE)}
+
     def take(self, table_id: str) -> Lease | str:
         """Take ``table_id`` for this node: its :class:`Lease`, or the id of the live node that holds it.
 
