@@ -58,6 +58,18 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run last.
+
+    Their Playwright is session-scoped (one Chromium for every browser test), and Playwright's sync API keeps an
+    event loop running in the main thread until the session ends: every ``asyncio.run`` after the first browser
+    test would fail with "cannot be called from a running event loop" (doctests and tests of the server's
+    asyncio parts).  A stable sort keeps every other order as collected.
+    """
+    browser = ROOT / "tests" / "browser"
+    items.sort(key=lambda item: item.path.is_relative_to(browser))
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
     report = yield
