@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from bummerl.arena import ArenaConfig, make_backend, run_arena  # noqa: E402
 from bummerl.arena.backends import MissingExtraError  # noqa: E402
 from bummerl.arena.ray_backend import RAY_MISSING, RayBackend, in_flight_limit  # noqa: E402
 from bummerl.cli import main  # noqa: E402
+from bummerl.tournament import TournamentConfig, run_tournament  # noqa: E402
 
 #: What differs between two runs of the same configuration: the wall times and the workers.
 TIMING = {"seconds", "jobs"}
@@ -237,3 +239,20 @@ def test_a_local_ray_gets_the_jobs_as_cpus(monkeypatch: pytest.MonkeyPatch) -> N
         make_backend("ray", jobs=3)
     assert calls[0]["address"] == "local" and calls[0]["num_cpus"] == 3
     assert calls[0]["include_dashboard"] is False and calls[0]["log_to_driver"] is False
+
+
+def test_a_tournament_on_ray_equals_one_in_processes(cluster: RayBackend, tmp_path: Path) -> None:
+    """Issue 14: the same results for the same seed on either backend, for ``tournament`` as for ``arena``:
+    the same pairings, standings, ratings and records (a knock-out, whose later rounds depend on results)."""
+    config = TournamentConfig("knock-out", "schnapsen", ["random", "heuristic", "easy"], games=2, seed=5)
+    reports, records = [], []
+    for name, backend in (("ray", cluster), ("process", make_backend("process", jobs=2))):
+        out = tmp_path / name
+        report = run_tournament(config, out, backend=backend, plot=False)
+        # Where and how it ran (the folder, the backend, its workers, the wall time) is all that may differ.
+        reports.append({k: v for k, v in report.items() if k not in {"out", "run"}})
+        records.append(
+            {p.relative_to(out).as_posix(): p.read_text() for p in (out / "records").rglob("*") if p.is_file()}
+        )
+    assert reports[0] == reports[1]
+    assert records[0] == records[1] and records[0]
