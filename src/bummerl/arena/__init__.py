@@ -54,6 +54,7 @@ from bummerl.arena.families import forfeit_points
 from bummerl.arena.play import BotPool, is_protocol
 from bummerl.arena.report import format_report, paired_interval, summarize
 from bummerl.arena.selfplay import SelfplayStats, selfplay
+from bummerl.arena.sprt import SequentialTest, Sprt, deal_score
 
 __all__ = [
     "BACKENDS",
@@ -65,6 +66,7 @@ __all__ = [
     "GameLog",
     "MatchLog",
     "SelfplayStats",
+    "Sprt",
     "deal_chunks",
     "default_jobs",
     "forfeit_points",
@@ -87,6 +89,7 @@ def run_arena(
     progress: Callable[[int, int], None] | None = None,
     game_log: bool = False,
     backend: Backend | None = None,
+    sprt: Sprt | None = None,
 ) -> dict[str, Any]:
     """Play the arena and return the report (the ``--json`` object).
 
@@ -94,18 +97,64 @@ def run_arena(
     every game (deal, seating, points per side, reason ...) to the report.
     ``backend`` runs the deals (:mod:`bummerl.arena.backends`; default: worker
     processes, ``config.jobs`` of them); the report is the same on every backend.
+
+    With ``sprt`` the deals are played in batches until the sequential test
+    decides (:mod:`bummerl.arena.sprt`; ``config.deals`` is the maximum); the
+    report covers exactly the deals the test counted and has an ``"sprt"`` entry:
+
+    >>> report = run_arena(ArenaConfig("schnapsen", "heuristic", "random", deals=200, jobs=1), sprt=Sprt(0, 50))
+    >>> report["sprt"]["result"], report["deals"] == report["sprt"]["deals"] < 200
+    ('H1', True)
     """
     started = time.perf_counter()
     own = backend is None
     runner = make_backend("process", jobs=min(config.jobs or default_jobs(), config.deals)) if own else backend
     assert runner is not None
+    test = None if sprt is None else SequentialTest(sprt)
     try:
-        results = play_deals(config, range(config.deals), runner, progress)
+        if test is None:
+            results = play_deals(config, range(config.deals), runner, progress)
+        else:
+            results = _play_until_decided(config, runner, test, progress)
     finally:
         if own:
             runner.close()
     results.sort(key=lambda r: r.deal)
-    return summarize(config, results, runner.jobs, time.perf_counter() - started, game_log)
+    report = summarize(config, results, runner.jobs, time.perf_counter() - started, game_log)
+    if test is not None:
+        report["sprt"] = test.report()
+    return report
+
+
+def sprt_batch(config: ArenaConfig, jobs: int) -> int:
+    """Deals submitted at a time under an SPRT: at most this many are played beyond the decision.
+
+    >>> sprt_batch(ArenaConfig("schnapsen", "random", "random", deals=100), 2)
+    16
+    """
+    return max(16, 8 * jobs)
+
+
+def _play_until_decided(
+    config: ArenaConfig, backend: Backend, test: SequentialTest, progress: Callable[[int, int], None] | None
+) -> list[DealResult]:
+    """Deals in batches until ``test`` decides or ``config.deals`` are played; the deals the test counted."""
+    played: dict[int, DealResult] = {}
+    batch = sprt_batch(config, backend.jobs)
+    start = 0
+    while start < config.deals and not test.decided:
+        deals = range(start, min(start + batch, config.deals))
+        chunks = deal_chunks(config, deals, backend.jobs)
+        for _, chunk in backend.imap_unordered(partial(play_chunk, config), chunks):
+            for result in chunk:
+                played[result.deal] = result
+                test.add(result.deal, deal_score(g.side_points for g in result.games))
+            if progress is not None:
+                progress(len(played), config.deals)
+            if test.decided:
+                break  # the backend drops the chunks not yet started
+        start = deals.stop
+    return [played[d] for d in range(test.counted)]
 
 
 def deal_chunks(config: ArenaConfig, deals: Sequence[int], workers: int) -> list[list[int]]:

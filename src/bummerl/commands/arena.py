@@ -9,7 +9,10 @@ Prints game points, games and Bummerl won, points per game with the 95%
 confidence interval of the difference a - b (paired over the deals), and the
 time per move; --json prints the same as one JSON object.  A bot is a built-in
 name or cmd:<command line> for a program speaking the bot protocol
-(docs/protocol.md); a bot that fails forfeits that game only.
+(docs/protocol.md); a bot that fails forfeits that game only.  With
+--sprt ELO0,ELO1 the run stops as soon as a sequential test decides whether a
+is at least ELO1 Elo stronger than b (H1) or at most ELO0 (H0); --deals is then
+the maximum (docs/arena.md).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from bummerl.arena import BACKENDS, UNITS, ArenaConfig, Backend, format_report, make_backend, run_arena
 from bummerl.arena.backends import MissingExtraError
+from bummerl.arena.sprt import Sprt, format_sprt
 from bummerl.commands import add_variant_arguments, any_variant_from_args
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 
@@ -42,6 +46,15 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
     parser.add_argument("--unit", choices=UNITS, default="game", help="play single games or whole matches")
+    parser.add_argument(
+        "--sprt",
+        default=None,
+        metavar="ELO0,ELO1",
+        help="stop when the SPRT decides between H0 (a at most ELO0 Elo stronger) and H1 (at least ELO1);"
+        " --deals is the maximum",
+    )
+    parser.add_argument("--alpha", type=float, default=None, help="with --sprt: the false H1 rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=None, help="with --sprt: the false H0 rate (default 0.05)")
     add_backend_arguments(parser)
     add_move_timeout_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -129,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             move_timeout=args.move_timeout,
         )
+        sprt = _sprt_from_args(args)
     except ValueError as exc:  # BummerlError included: unknown bot or variant, bad numbers
         print(f"bummerl arena: error: {exc}", file=sys.stderr)
         return 2
@@ -142,11 +156,35 @@ def run(args: argparse.Namespace) -> int:
         return 1
     progress = _progress if sys.stderr.isatty() else None
     with backend:
-        report = run_arena(config, progress=progress, game_log=args.game_log, backend=backend)
+        report = run_arena(config, progress=progress, game_log=args.game_log, backend=backend, sprt=sprt)
     if progress is not None:
         print(file=sys.stderr)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_report(report))
+        if "sprt" in report:
+            print("\n".join(["", *format_sprt(report["sprt"])]))
     return 0
+
+
+def _sprt_from_args(args: argparse.Namespace) -> Sprt | None:
+    """The test ``--sprt``, ``--alpha`` and ``--beta`` name (``ValueError`` for bad values or a lone ``--alpha``).
+
+    >>> _sprt_from_args(argparse.Namespace(sprt="-5,5", alpha=None, beta=0.1))
+    Sprt(elo0=-5.0, elo1=5.0, alpha=0.05, beta=0.1)
+    >>> _sprt_from_args(argparse.Namespace(sprt=None, alpha=0.1, beta=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: --alpha and --beta go with --sprt ELO0,ELO1
+    """
+    if args.sprt is None:
+        if args.alpha is not None or args.beta is not None:
+            raise ValueError("--alpha and --beta go with --sprt ELO0,ELO1")
+        return None
+    alpha = 0.05 if args.alpha is None else args.alpha
+    beta = 0.05 if args.beta is None else args.beta
+    return Sprt.parse(args.sprt, alpha, beta)
 
 
 def _progress(done: int, total: int) -> None:
