@@ -153,7 +153,7 @@ def test_a_bauernschnapsen_game_against_bots_by_clicks(
     row = page.locator('table.games tbody tr[data-kind="table_game"]')
     for _ in range(40):
         page.goto(server.url + "/#/history")
-        page.locator("table.games, .history .muted").first.wait_for()
+        page.locator("table.games, .history .muted, .history .error").first.wait_for(timeout=30000)
         if row.count():
             break
         page.wait_for_timeout(250)

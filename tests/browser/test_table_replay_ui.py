@@ -58,7 +58,8 @@ def open_replay_from_history(page: Page, server: LiveServer, game_id: int) -> No
     link = page.locator(f'table.games a.replay-link[href="#/replay/{game_id}"]')
     for _ in range(60):
         page.goto(server.url + "/#/history")
-        page.locator("table.games, .history .muted").first.wait_for()
+        # The list, "no games yet", or an error (e.g. 503 while the analysis worker writes: then try again).
+        page.locator("table.games, .history .muted, .history .error").first.wait_for(timeout=30000)
         if link.count():
             break
         page.wait_for_timeout(250)
