@@ -15,6 +15,7 @@
 
 import { TableSocket, api, prefs, seats } from "./api.js";
 import { has, setLang, t } from "./i18n.js";
+import { InvitationPage } from "./invitation.js";
 import { cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
@@ -441,51 +442,23 @@ class TableRoute {
 }
 
 // ------------------------------------------------------------------ join a friend's table
-class JoinPage {
-  constructor(el, code) {
-    this.el = el;
-    this.code = code;
-    this.error = null;
-    this.busy = false;
-    this.render();
-  }
-
-  async join(event) {
-    event.preventDefault();
-    const name = this.el.querySelector("#join-name").value.trim() || t("default_name");
-    prefs.name = name;
-    this.busy = true;
-    this.render();
-    try {
-      const { data } = await api("POST", "/api/join", { code: this.code, name });
+function joinPage(el, code) {
+  return new InvitationPage(el, {
+    prefix: "join",
+    section: "lobby",
+    form: "panel join",
+    heading: "join_heading",
+    text: "join_text",
+    button: "join",
+    failed: "join_failed",
+    submit: async (name) => {
+      const { data } = await api("POST", "/api/join", { code, name });
       seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind });
       // Leave the invitation's address so a reload goes to the table, not to the used invitation.
       history.replaceState(null, "", `${location.pathname}#/table/${data.table_id}`);
       route();
-    } catch (err) {
-      this.busy = false;
-      this.error = t("join_failed", { message: err.message });
-      this.render();
-    }
-  }
-
-  render() {
-    const form = h(
-      "form",
-      { class: "panel join", onsubmit: (e) => this.join(e) },
-      h("h1", {}, t("join_heading")),
-      h("p", {}, t("join_text")),
-      this.error ? h("p", { class: "notice error", role: "alert" }, this.error) : null,
-      h(
-        "div",
-        { class: "field" },
-        h("label", { for: "join-name" }, t("your_name")),
-        h("input", { id: "join-name", maxlength: "40", value: prefs.name, placeholder: t("default_name") }),
-      ),
-      h("button", { type: "submit", class: "primary big", id: "join-button", disabled: this.busy }, t("join")),
-    );
-    this.el.replaceChildren(h("section", { class: "lobby" }, form));
-  }
+    },
+  });
 }
 
 // ------------------------------------------------------------------ history
@@ -616,7 +589,7 @@ function route() {
     history.replaceState(null, "", `${location.pathname}#/${older}/${id}`);
     what = older;
   }
-  if (what === "join" && id) page = new JoinPage(el, decodeURIComponent(id));
+  if (what === "join" && id) page = joinPage(el, decodeURIComponent(id));
   else if (what === "table" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: false, ctx });
   else if (what === "watch" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);

@@ -11,6 +11,7 @@
 
 import { absoluteUrl, api, prefs, seats } from "./api.js";
 import { has, t } from "./i18n.js";
+import { InvitationPage } from "./invitation.js";
 import { h } from "./render.js";
 
 const POLL_MS = 2500;
@@ -154,45 +155,22 @@ class NewPage {
 }
 
 // ------------------------------------------------------------------ taking part by the invitation
-class JoinPage {
-  constructor(el, code) {
-    this.el = el;
-    this.code = code;
-    this.error = null;
-    this.busy = false;
-    this.render();
-  }
-
-  async join(event) {
-    event.preventDefault();
-    const name = this.el.querySelector("#tournament-join-name").value.trim() || t("default_name");
-    prefs.name = name;
-    this.busy = true;
-    this.render();
-    try {
-      const { data } = await api("POST", "/api/tournaments/join", { code: this.code, name });
+function joinPage(el, code) {
+  return new InvitationPage(el, {
+    prefix: "tournament-join",
+    section: "tournament",
+    form: "panel",
+    heading: "tn_join_heading",
+    text: "tn_join_text",
+    button: "tn_join",
+    failed: "tn_join_failed",
+    submit: async (name) => {
+      const { data } = await api("POST", "/api/tournaments/join", { code, name });
       mine.save(data.id, { player_token: data.player_token, player: data.player });
       // Leave the invitation's address: a reload (or Back) shows the tournament, not the used invitation.
       location.replace(`#/tournaments/${encodeURIComponent(data.id)}`);
-    } catch (err) {
-      this.busy = false;
-      this.error = t("tn_join_failed", { message: err.message });
-      this.render();
-    }
-  }
-
-  render() {
-    const form = h(
-      "form",
-      { class: "panel", onsubmit: (e) => this.join(e) },
-      h("h1", {}, t("tn_join_heading")),
-      h("p", {}, t("tn_join_text")),
-      notice(this.error),
-      field("tournament-join-name", t("your_name"), h("input", { id: "tournament-join-name", maxlength: "40", value: prefs.name, placeholder: t("default_name") })),
-      h("button", { type: "submit", class: "primary big", id: "tournament-join-button", disabled: this.busy }, t("tn_join")),
-    );
-    this.el.replaceChildren(h("section", { class: "tournament" }, form));
-  }
+    },
+  });
 }
 
 // ------------------------------------------------------------------ one tournament
@@ -456,7 +434,7 @@ class TournamentPage {
 export class TournamentRoute {
   constructor(el, rest) {
     const [first, second] = rest;
-    if (first === "join" && second) this.page = new JoinPage(el, decodeURIComponent(second));
+    if (first === "join" && second) this.page = joinPage(el, decodeURIComponent(second));
     else if (first) this.page = new TournamentPage(el, decodeURIComponent(first));
     else this.page = new NewPage(el);
   }
