@@ -45,9 +45,7 @@ SLOW = TournamentSettings(poll_seconds=60)
 
 
 def make_app(url: str = "sqlite://", settings: TournamentSettings = FAST, **changes: Any) -> FastAPI:
-    app = create_app(url, config=dataclasses.replace(CONFIG, **changes))
-    app.state.tournament_settings = settings
-    return app
+    return create_app(url, config=dataclasses.replace(CONFIG, tournaments=settings, **changes))
 
 
 @pytest.fixture()

@@ -18,7 +18,13 @@ from typing import Literal
 
 import platformdirs
 
-__all__ = ["STATIC_DIR", "ExecutorKind", "ServerConfig", "default_data_dir"]
+__all__ = [
+    "STATIC_DIR",
+    "ExecutorKind",
+    "ServerConfig",
+    "TournamentSettings",
+    "default_data_dir",
+]
 
 #: The front end shipped with the package, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -29,6 +35,24 @@ ExecutorKind = Literal["process", "thread"]
 def default_data_dir() -> Path:
     """The user's data folder for Bummerl (e.g. ``~/.local/share/bummerl`` on Linux)."""
     return Path(platformdirs.user_data_dir("bummerl", appauthor=False))
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentSettings:
+    """The bounds and pace of the tournaments of one app (:attr:`ServerConfig.tournaments`)."""
+
+    #: Seconds between two looks at the running tournaments' tables.
+    poll_seconds: float = 2.0
+    #: Participants of one tournament at most (humans and bots).
+    max_players: int = 64
+    #: Bots among them at most: a tournament of bots alone plays without a human, on the server's CPU.
+    max_bots: int = 16
+    #: Unfinished tournaments that one client made in the last day.
+    max_per_client: int = 5
+    #: Tournaments being played at once, in all.
+    max_running: int = 100
+    #: Seconds a process's claim on a tournament lasts (cluster mode).
+    claim_seconds: float = 30.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +119,9 @@ class ServerConfig:
     #: Seconds between retries of a write the database refused, doubling up to ``storage_retry_max``.
     storage_retry_first: float = 0.5
     storage_retry_max: float = 15.0
+
+    # ---- tournaments (bummerl.server.tournaments; docs/web-tournaments.md) ------------------------
+    tournaments: TournamentSettings = TournamentSettings()
 
     # ---- several processes on one PostgreSQL (bummerl.server.cluster; docs/web.md) -------------
     #: ``None``: cluster mode on PostgreSQL, one process on SQLite; ``False``: one process on PostgreSQL too;

@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import datetime as dt
 import logging
 import re
@@ -72,7 +71,7 @@ from typing import Any
 
 from bummerl.errors import BummerlError
 from bummerl.server.cluster import Elsewhere
-from bummerl.server.config import ServerConfig
+from bummerl.server.config import ServerConfig, TournamentSettings
 from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.manager import TableManager, UnknownTable, room_kind
 from bummerl.server.rooms import Room, TableError
@@ -98,24 +97,6 @@ log = logging.getLogger("bummerl.server")
 
 #: What a tournament id looks like (``secrets.token_urlsafe(9)``); anything else is unknown at once.
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-@dataclasses.dataclass(frozen=True)
-class TournamentSettings:
-    """The bounds and pace of the tournaments of one app (``app.state.tournament_settings`` sets them)."""
-
-    #: Seconds between two looks at the running tournaments' tables.
-    poll_seconds: float = 2.0
-    #: Participants of one tournament at most (humans and bots).
-    max_players: int = 64
-    #: Bots among them at most: a tournament of bots alone plays without a human, on the server's CPU.
-    max_bots: int = 16
-    #: Unfinished tournaments that one client made in the last day.
-    max_per_client: int = 5
-    #: Tournaments being played at once, in all.
-    max_running: int = 100
-    #: Seconds a process's claim on a tournament lasts (cluster mode).
-    claim_seconds: float = 30.0
 
 
 def _kind(t: TournamentData) -> tuple[type[Room], Any]:

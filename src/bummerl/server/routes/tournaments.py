@@ -42,7 +42,7 @@ from bummerl.server.messages import PlayerName
 from bummerl.server.routes.deps import Parts, client_of, error, rate_limited
 from bummerl.server.tournament_rounds import MAX_ROUNDS
 from bummerl.server.tournament_store import TournamentData, TournamentError
-from bummerl.server.tournaments import TournamentService, TournamentSettings
+from bummerl.server.tournaments import TournamentService
 
 __all__ = ["CreateTournament", "JoinTournament", "router", "service", "service_of"]
 
@@ -64,13 +64,11 @@ router = APIRouter(prefix="/api", dependencies=[rate_limited("api")], lifespan=_
 
 
 def service_of(app: Any) -> TournamentService:
-    """The app's tournament service, made on first use from its parts (``app.state.tournament_settings``, if
-    set, bounds it; else :class:`TournamentSettings`' defaults)."""
+    """The app's tournament service, made on first use from its parts (bounded by ``config.tournaments``)."""
     found: TournamentService | None = getattr(app.state, "tournaments", None)
     if found is None:
         p: Parts = app.state.parts
-        settings = getattr(app.state, "tournament_settings", None) or TournamentSettings()
-        found = TournamentService(p.repo, p.manager, p.config, settings)
+        found = TournamentService(p.repo, p.manager, p.config, p.config.tournaments)
         app.state.tournaments = found
     return found
 
