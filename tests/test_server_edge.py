@@ -31,7 +31,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -221,8 +221,17 @@ def test_connections_of_one_client_are_capped_websockets_included(serve: Callabl
         with socket.create_connection(("127.0.0.1", server.port), timeout=3) as fourth:
             got, _ = closed_within(fourth, 2)
         assert got.startswith(b"HTTP/1.1 503 ")
-        with pytest.raises((InvalidHandshake, ConnectionClosed, OSError)):  # a 503, or closed before the request
-            server.ws(path).close()
+        # A WebSocket handshake over the cap: a 503, or closed before the request.  (A raw socket: the
+        # websockets client, refused at the wrong moment, could trip over its own assertion on the broken pipe.)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=3) as upgrade:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                upgrade.sendall(
+                    f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+                )
+            got, _ = closed_within(upgrade, 2)
+        assert got == b"" or got.startswith(b"HTTP/1.1 503 "), got[:80]
         ws.close()  # a WebSocket gives its slot back when it closes
         wait_for(lambda: server.open_connections == 2, "the WebSocket's slot to be free")
         assert status(http(server.port, "GET", "/api/bots")) == 200
