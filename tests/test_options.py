@@ -33,16 +33,17 @@ RULES_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 @pytest.mark.parametrize(
     ("variant", "options"),
     [
-        (SCHNAPSEN, {"auto_declare", "count_after_closing", "last_trick_scoring"}),
-        (SCHARF, {"auto_declare", "count_after_closing", "last_trick_scoring"}),
+        (SCHNAPSEN, {"auto_declare", "count_after_closing", "last_trick_scoring", "close_min_facedown"}),
+        (SCHARF, {"auto_declare", "count_after_closing", "last_trick_scoring", "close_min_facedown"}),
         # The last trick does not decide Sechsundsechzig (66 does): no last_trick_scoring.
-        (SECHSUNDSECHZIG, {"auto_declare", "count_after_closing"}),
-        (SCHNORPS, {"auto_declare", "marriages", "trump_exchange"}),
+        (SECHSUNDSECHZIG, {"auto_declare", "count_after_closing", "close_min_facedown"}),
+        (SCHNORPS, {"auto_declare", "marriages", "trump_exchange", "close_min_facedown"}),
     ],
 )
 def test_each_variant_names_its_options(variant: TwoPlayerVariant, options: set[str]) -> None:
-    """RULES.md names auto_declare, last-trick scoring, count_after_closing and (issue) "Schnorps
-    marriages"; the trump-Seven exchange is the lead's added Schnorps option."""
+    """RULES.md names auto_declare, last-trick scoring, count_after_closing, close_min_facedown (every
+    variant with closing) and (issue) "Schnorps marriages"; the trump-Seven exchange is the lead's added
+    Schnorps option."""
     assert set(variant.OPTIONS) == options
     assert variant.options() == {}
 
@@ -78,7 +79,9 @@ def test_boolean_options_accept_text(text: str, value: bool) -> None:
 
 
 def test_unknown_option_names_the_known_ones() -> None:
-    with pytest.raises(UnknownVariantError, match="auto_declare, count_after_closing, last_trick_scoring"):
+    with pytest.raises(
+        UnknownVariantError, match="auto_declare, close_min_facedown, count_after_closing, last_trick_scoring"
+    ):
         SCHNAPSEN.with_options(colour="blue")
     with pytest.raises(UnknownVariantError, match="schnorps has no option 'count_after_closing'"):
         SCHNORPS.with_options(count_after_closing=True)

@@ -59,6 +59,14 @@ TABLES = {"bummerl_tables", "bummerl_games", "bummerl_actions", "bummerl_table_s
 CLUSTER_TABLES = {"bummerl_cluster_nodes", "bummerl_table_owners"}
 #: The tables of the web tournaments (revision 0007).
 TOURNAMENT_TABLES = {"bummerl_tournaments", "bummerl_tournament_players", "bummerl_tournament_tables"}
+#: The tables of the players (revision 0008).
+PLAYER_TABLES = {
+    "bummerl_players",
+    "bummerl_player_keys",
+    "bummerl_player_transfers",
+    "bummerl_player_seats",
+    "bummerl_game_outcomes",
+}
 LONG_TOKEN = "bid:kontra-bauernschnapser"
 
 
@@ -192,11 +200,12 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0007"
+    assert revision_of(repo) == HEAD == "0008"
     assert set(inspect(repo.engine).get_table_names()) == {
         *TABLES,
         *CLUSTER_TABLES,
         *TOURNAMENT_TABLES,
+        *PLAYER_TABLES,
         "alembic_version",
     }
     with repo.engine.connect() as db:
@@ -301,6 +310,7 @@ def test_the_first_release_gets_the_seats_and_a_40_character_token(url: str) -> 
         *TABLES,
         *CLUSTER_TABLES,
         *TOURNAMENT_TABLES,
+        *PLAYER_TABLES,
         "alembic_version",
     }
     repo.append_action(1, 1, LONG_TOKEN)

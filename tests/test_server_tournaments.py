@@ -441,3 +441,24 @@ def test_a_client_has_a_few_unfinished_tournaments_at_a_time() -> None:
         organise(client)
         refused = client.post("/api/tournaments", json={"name": "Third"})
         assert refused.status_code == 429 and refused.json()["detail"]["code"] == "too_many_tournaments"
+
+
+def test_a_tournament_table_gives_no_hints_even_against_a_bot(client: TestClient) -> None:
+    """Fairness to the other entrants: a human who faces a bot at a tournament's table gets no hint
+    (bummerl.server.hints, "A web tournament's table gives no hints at all")."""
+    tournament_id, code, organiser = organise(client, variant="schnapsen", format="round-robin")
+    anna = join(client, code, "Anna")
+    start(client, tournament_id, organiser, bots=["random"])
+    mine = state(client, tournament_id, anna)["your_table"]
+    with client.websocket_connect(f"/ws/tables/{mine['table_id']}") as ws:
+        ws.send_json({"type": "hello", "token": anna})
+        assert ws.receive_json()["type"] == "welcome"
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["hints"]["allowed"] is False
+        ws.send_json({"type": "hint"})
+        for _ in range(300):
+            answer = ws.receive_json()
+            if answer["type"] == "hint" or answer.get("about") == "hint":
+                break
+    assert (answer["type"], answer["code"]) == ("error", "tournament"), answer
+    # A table of the lobby against the same bot still gives hints (tests/test_server_hints.py).

@@ -61,6 +61,11 @@ VARIANTS: dict[str, TwoPlayerVariant] = {
     "schnorps": find_variant("schnorps"),
     "schnorps-marriages-exchange": find_variant("schnorps", marriages=False, trump_exchange=False),
     "schnorps+auto": find_variant("schnorps", auto_declare=True),
+    # The house rule of closing with one face-down card left (RULES.md, option close_min_facedown).
+    "schnapsen+close1": find_variant("schnapsen", close_min_facedown=1),
+    "scharf+close1": find_variant("scharf", close_min_facedown=1),
+    "66+close1": find_variant("66", close_min_facedown=1),
+    "schnorps+close1": find_variant("schnorps", close_min_facedown=1),
 }
 
 C_AVAILABLE = "c" in BACKENDS
@@ -277,7 +282,16 @@ def test_open_talon_positions_match_minimax(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "n"), [("schnapsen", 3), ("scharf", 2), ("schnapsen+after", 2), ("66", 1), ("schnorps", 1)]
+    ("name", "n"),
+    [
+        ("schnapsen", 3),
+        ("scharf", 2),
+        ("schnapsen+after", 2),
+        ("66", 1),
+        ("schnorps", 1),
+        ("schnapsen+close1", 3),
+        ("66+close1", 1),
+    ],
 )
 def test_real_positions_one_trick_before_exhaustion_match_minimax(name: str, n: int) -> None:
     """Real games with one face-down card left (full hands): the last draw, then the endgame."""

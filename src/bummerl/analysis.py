@@ -74,7 +74,17 @@ from bummerl.variants import Variant
 from bummerl.variants.bauernschnapsen import Goal
 from bummerl.view import TableView
 
-__all__ = ["EVALUATORS", "THRESHOLD", "Analysis", "Decision", "analyze", "make_evaluator", "replay_history"]
+__all__ = [
+    "EVALUATORS",
+    "THRESHOLD",
+    "Analysis",
+    "Decision",
+    "DecisionPoint",
+    "analyze",
+    "bid_values",
+    "make_evaluator",
+    "replay_history",
+]
 
 #: Default mistake threshold in game points (sampling noise of ``expert`` is
 #: well below this; a real mistake usually costs a whole point).
@@ -264,7 +274,7 @@ def _judge(bot: object, values: ValueFunction | None = None, seed: int = 0) -> _
 
 
 @dataclasses.dataclass(frozen=True)
-class _At:
+class DecisionPoint:
     """Where a decision was taken: the action's index in the game, its player, the position, the action."""
 
     index: int
@@ -322,13 +332,13 @@ class _Judge(abc.ABC, Generic[G, B]):
         """The verdict on ``action``, the ``index``-th of the game, chosen where the replay stands."""
         game = self.game
         assert game is not None, "start() first"
-        at = _At(index, game.to_move, game.position(), action)
+        at = DecisionPoint(index, game.to_move, game.position(), action)
         if len(game.legal_actions()) == 1:
             return at.unjudged("forced")
         return self.judge(game, at, threshold)
 
     @abc.abstractmethod
-    def judge(self, game: G, at: _At, threshold: float) -> Decision:
+    def judge(self, game: G, at: DecisionPoint, threshold: float) -> Decision:
         """The verdict on a decision with a choice."""
 
 
@@ -344,7 +354,7 @@ class _TwoPlayerJudge(_Judge[TwoPlayerGame, SearchBot]):
     def cap(self, seconds: float | None) -> None:
         self.bot.budget = dataclasses.replace(self.bot.budget, seconds=seconds)
 
-    def judge(self, game: TwoPlayerGame, at: _At, threshold: float) -> Decision:
+    def judge(self, game: TwoPlayerGame, at: DecisionPoint, threshold: float) -> Decision:
         view = game.view(at.player)
         # Fully known to the player: the opponent's hand is known and nothing hides
         # in the talon (exhausted, not closed: a closed talon still hides cards).
@@ -370,7 +380,7 @@ class _TableJudge(_Judge[TableGame, TableSearchBot]):
     def cap(self, seconds: float | None) -> None:
         self.bot.seconds = seconds
 
-    def judge(self, table: TableGame, at: _At, threshold: float) -> Decision:
+    def judge(self, table: TableGame, at: DecisionPoint, threshold: float) -> Decision:
         view = table.view(at.player)
         if table.phase is Phase.PLAY:
             if _determined(view):
@@ -379,7 +389,7 @@ class _TableJudge(_Judge[TableGame, TableSearchBot]):
             vals, worlds = self._sampled_values(table, view, at.action, rng)
             return at.judged(vals, False, worlds, threshold)
         if table.phase is Phase.BIDDING:
-            return at.judged(self._bid_values(view, table.legal_actions()), False, self.bot.worlds, threshold)
+            return at.judged(bid_values(self.bot, view, table.legal_actions()), False, self.bot.worlds, threshold)
         return at.unjudged("not_analysed")
 
     def _sampled_values(
@@ -412,23 +422,28 @@ class _TableJudge(_Judge[TableGame, TableSearchBot]):
             worlds += 1
         return {a: v / worlds for a, v in totals.items()}, worlds
 
-    def _bid_values(self, view: TableView, legal: Sequence[Action]) -> dict[Action, float]:
-        """The search bot's estimate of every bid (see the module docstring); a pass counts 0."""
-        variant = view.variant
-        out: dict[Action, float] = {}
-        for a in legal:
-            if a.kind is not ActionKind.BID or a.contract is None:
-                out[a] = 0.0
-                continue
-            contract = variant.contract(a.contract)
-            if contract.goal is Goal.CLAIM:
-                out[a] = float(contract.points)  # won by showing the cards
-            elif contract.goal is Goal.SIXTY_SIX:
-                out[a] = 0.0
-            else:
-                share = self.bot.contract_success(view, contract)
-                out[a] = (2 * share - 1) * contract.points
-        return out
+
+def bid_values(bot: TableSearchBot, view: TableView, legal: Sequence[Action]) -> dict[Action, float]:
+    """The search bot's estimate of every bid (see the module docstring); a pass counts 0.
+
+    The post-game analysis judges bids with it, and the table's hints (``bummerl.server.hints``) advise with it,
+    so that a hint and the analysis never disagree.
+    """
+    variant = view.variant
+    out: dict[Action, float] = {}
+    for a in legal:
+        if a.kind is not ActionKind.BID or a.contract is None:
+            out[a] = 0.0
+            continue
+        contract = variant.contract(a.contract)
+        if contract.goal is Goal.CLAIM:
+            out[a] = float(contract.points)  # won by showing the cards
+        elif contract.goal is Goal.SIXTY_SIX:
+            out[a] = 0.0
+        else:
+            share = bot.contract_success(view, contract)
+            out[a] = (2 * share - 1) * contract.points
+    return out
 
 
 def _fresh(game: Game, engine: type[G], evaluator: str) -> G:

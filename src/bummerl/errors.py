@@ -57,7 +57,10 @@ class Rule(enum.Enum):
     TRUMPFZWANG = ("Trumpfzwang", "seeds/000: 'mit einer Trumpfkarte stechen' when void in the led suit")
     UEBERSTECHEN = ("Überstechen", "RULES.md: trump and over-trump if void")
     EXCHANGE = ("Austauschen", "seeds/000: 'Das Austauschen der Atout-Karte'")
-    CLOSE = ("Zudrehen", "RULES.md: closing needs at least two face-down cards above the trump card")
+    CLOSE = (
+        "Zudrehen",
+        "RULES.md: closing needs at least two face-down cards above the trump card (one with close_min_facedown=1)",
+    )
     MARRIAGE = ("Ansage", "seeds/000: 'Besitzt ein Spieler König und Dame bzw. König und Ober von einer Farbe'")
     DECLARE = ("Ausmelden", "seeds/000: 'Hat ein Spieler nach Gewinn eines Stichs oder einer Ansage 66 ... erreicht'")
     NOT_AVAILABLE = ("not available", "the variant has no such action")

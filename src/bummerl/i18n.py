@@ -281,6 +281,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "save_name": ("Dateiname: ", "File name: "),
     "no_words": ("n nein no", "n no nein"),
+    # --- bummerl play --participants 3|4: Schnorps for three or four (seeds/001, bummerl.commands.play_round)
+    "round_welcome": ("{variant} zu {n}: {seats}.", "{variant} for {n}: {seats}."),
+    "round_goal": (
+        "Es spielen immer zwei, der Geber (zu viert auch der nach ihnen) wartet; wer verliert, zahlt allen {n}."
+        " Nach jeder vollen Runde endet die Partie, sobald jemand {target} Marken im Plus hat.",
+        "Two play each game; the dealer (at four also the one after them) waits; the loser pays all {n}."
+        " After each full round the match ends once someone is {target} Marken up.",
+    ),
+    "round_header": (
+        "=== Spiel {n} · Geber: {dealer} · es spielen {a} (Vorhand) und {b} · es wartet: {waiting} ===",
+        "=== Game {n} · dealer: {dealer} · {a} (Vorhand) plays {b} · waiting: {waiting} ===",
+    ),
+    "round_you_wait": ("Du wartest dieses Spiel ab und siehst zu.", "You sit this game out and watch."),
+    "round_handover": (
+        "{who} ist dran – Enter, wenn nur {who} auf den Bildschirm sieht: ",
+        "{who} to play – press Enter when only {who} is looking: ",
+    ),
+    "round_human": ("Mensch", "human"),
+    "round_augen": ("Augen: du {mine}, {other} {theirs}", "Augen: you {mine}, {other} {theirs}"),
+    "round_tricks": ("Stiche: du {mine}, {other} {theirs}", "Tricks: you {mine}, {other} {theirs}"),
+    "round_known": ("Karten von {other}, die du kennst: {cards}", "Cards of {other} you know: {cards}"),
+    "round_table_card": ("Auf dem Tisch: {card} (ausgespielt von {who})", "On the table: {card} (led by {who})"),
+    "round_result": ("Spiel an {winner} ({reason}); Augen {a}:{b}.", "Game to {winner} ({reason}); Augen {a}:{b}."),
+    "round_pays": (
+        "{loser} zahlt jedem {points} ({total} zusammen).",
+        "{loser} pays {points} to everyone ({total} in all).",
+    ),
+    "round_stand_again": (
+        "Dieselben zwei spielen noch einmal, das nächste Spiel zählt {m}-fach.",
+        "The same two play again; the next game counts {m} times.",
+    ),
+    "round_standing": ("Marken: {standing}", "Marken: {standing}"),
+    "round_over": (
+        "Partie aus: {winners} gewinnt mit {top:+d} Marken. Stand: {standing}",
+        "Match over: {winners} won, {top:+d} Marken. Standing: {standing}",
+    ),
     # --- replay
     "replay_game": (
         "=== Spiel {n}: {variant} · Geber: {dealer} ===",

@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
@@ -80,6 +80,9 @@ from bummerl.rng import SplitMix64, derive_key, derive_seed, keyed_seed
 from bummerl.table_game import TableEndReason, TableGame, TableResult
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant
+
+if TYPE_CHECKING:
+    from bummerl.view import MatchContext
 
 __all__ = ["DRAW", "Match", "MatchGame", "Session", "TableMatch", "draw_dealer"]
 
@@ -259,6 +262,21 @@ class Match:
     def multiplier(self) -> int:
         """What the next game's Marken are multiplied by: 2 ** stands in a row (Schnorps)."""
         return 2**self._stands if self.kind == "marken" else 1
+
+    def context(self) -> MatchContext | None:
+        """The match context of the game being played (or dealt next), for the views bots get
+        (:func:`bummerl.view.with_match`); ``None`` once the match is over.
+
+        >>> m = Match("schnapsen", seed=1)
+        >>> m.context()
+        MatchContext(kind='bummerl', target=7, needed=(7, 7), schneider=True, multiplier=1)
+        """
+        from bummerl.view import MatchContext
+
+        if self.is_over or self.target > 10_000:
+            return None
+        needed = (self.target - self._points[0], self.target - self._points[1])
+        return MatchContext(self.kind, self.target, needed, self.kind == "bummerl", min(self.multiplier, 1 << 20))
 
     # --------------------------------------------------------------- actions
     def deal_next(

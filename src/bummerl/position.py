@@ -29,7 +29,8 @@ neither is the order of the finished tricks (like FEN, a position has no history
 
 Reading refuses, with :class:`~bummerl.errors.PositionError` naming the fact,
 what no game can reach: a card missing or twice, hand sizes that do not fit the
-talon, a closed talon with fewer than two face-down cards, a closed field the
+talon, a closed talon with fewer face-down cards than closing needs (two, or one
+with the option ``close_min_facedown=1``), a closed field the
 trick piles contradict, a marriage whose cards the other player holds, a ``!``
 on a card nobody was shown, a first trick not led by Vorhand.
 
@@ -231,7 +232,8 @@ def _check_reachable(
 
     Facts of every deal used here: the talon starts odd (the pack minus two
     hands minus the trump card) and loses two cards a trick while open, so an
-    open talon means full hands; closing needs two face-down cards (RULES.md);
+    open talon means full hands; closing needs two face-down cards (RULES.md;
+    one with the option ``close_min_facedown=1``);
     a marriage leads one of its cards (seeds/000: "Besitzt ein Spieler König
     und Dame ... ausspielt"), the other stays shown; Augen never go down.
     """
@@ -249,8 +251,12 @@ def _check_reachable(
     if closed is not None:
         closer, opp_augen, opp_had_trick = closed
         opp = 1 - closer
-        if len(talon) < 2:
-            raise PositionError(f"closed with {len(talon)} face-down card(s): closing needs two above the trump card")
+        if len(talon) < variant.close_min_facedown:
+            need = "one" if variant.close_min_facedown == 1 else "two"
+            raise PositionError(
+                f"closed with {len(talon)} face-down card(s): closing needs {need} above the trump card"
+                f" (close_min_facedown={variant.close_min_facedown})"
+            )
         if opp_had_trick and not tricks[opp]:
             raise PositionError(f"closed field says seat {opp} had a trick at closing, but it has none")
         if opp_had_trick and len(talon) == start_talon:

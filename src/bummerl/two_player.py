@@ -144,12 +144,13 @@ def exchange_refusal(
 
 
 def close_refusal(v: TwoPlayerVariant, face_down: int, closed: bool, has_trick: bool) -> Refusal | None:
-    """Zudrehen (RULES.md): at least two face-down cards above the trump card;
+    """Zudrehen (RULES.md): at least two face-down cards above the trump card, or one
+    with the house rule ``close_min_facedown=1`` (never with the talon exhausted);
     Schnorps's Decken only "nach einem gemachten Stiche" (seeds/001)."""
     if closed:
         return _ALREADY_CLOSED
-    if face_down < 2:
-        return _TOO_FEW_TO_CLOSE[face_down]
+    if face_down < v.close_min_facedown:
+        return _TOO_FEW_TO_CLOSE[v.close_min_facedown][face_down]
     if not has_trick and v.close_needs_trick:
         return Rule.CLOSE, f"{v.title}: closing (Decken) needs a trick won first"
     return None
@@ -201,10 +202,13 @@ _NO_EXCHANGE_CARD: tuple[Refusal, ...] = tuple(
     (Rule.EXCHANGE, f"exchanging needs the trump {c.code} in hand") for c in CARDS
 )
 _ALREADY_CLOSED: Refusal = (Rule.CLOSE, "the talon is already closed")
-#: Indexed by the number of face-down cards (0 or 1).
-_TOO_FEW_TO_CLOSE: tuple[Refusal, ...] = tuple(
-    (Rule.CLOSE, f"only {n} face-down card(s) left; closing needs two above the trump card") for n in (0, 1)
-)
+#: Indexed by ``close_min_facedown`` (1 or 2), then by the number of face-down cards left (below it).
+_TOO_FEW_TO_CLOSE: dict[int, tuple[Refusal, ...]] = {
+    need: tuple(
+        (Rule.CLOSE, f"only {n} face-down card(s) left; closing needs {word} above the trump card") for n in range(need)
+    )
+    for need, word in ((1, "one (close_min_facedown=1)"), (2, "two"))
+}
 _AUTO_DECLARE: Refusal = (Rule.DECLARE, "with auto_declare, 66 ends the game by itself")
 _DECLARE_NEEDS_TRICK: Refusal = (Rule.DECLARE, "going out needs a trick won (or a marriage after one)")
 

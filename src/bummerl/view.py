@@ -90,7 +90,85 @@ class View(Protocol):
     def legal_actions(self) -> list[Action]: ...
 
 
-__all__ = ["PlayerView", "TableView", "View", "player_view", "table_view"]
+__all__ = ["MatchContext", "PlayerView", "TableView", "View", "player_view", "table_view", "with_match"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchContext:
+    """Where a two-player game stands in its match: set by whoever runs the match, ``None`` for a single game.
+
+    A game does not know its match (a position or a deal is one game), so the
+    runner of the match (the arena with ``--unit bummerl``, the terminal, the
+    server, a protocol host) puts this into each view it hands a bot
+    (:func:`with_match`, :meth:`bummerl.match.Match.context`).  Nothing in it is
+    hidden from either player: it is the score on the table.
+
+    * ``kind``: ``"bummerl"`` (game points, counted down from ``target``;
+      Schnapsen and Sechsundsechzig) or ``"marken"`` (Schnorps: Marken counted
+      up to ``target``);
+    * ``target``: the points (Marken) that win the match (7 by default);
+    * ``needed``: the points (Marken) each seat still needs, by seat, each
+      between 1 and ``target`` (a seat that needs 0 has won and the match is over);
+    * ``schneider``: whether a match won while the loser has scored nothing
+      counts double (the Bummerl's "Schneider", seeds/000; Marken matches know none);
+    * ``multiplier``: what this game's points are multiplied by in the match
+      (Schnorps after stands: 2 ** stands in a row, seeds/001; otherwise 1).
+
+    >>> ctx = MatchContext("bummerl", 7, (1, 7), True, 1)
+    >>> ctx.schneider_possible(1), ctx.schneider_possible(0), ctx.won(0)
+    (True, False, 6)
+    >>> MatchContext("bummerl", 7, (0, 3), True, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: needed must be between 1 and the target 7 for each seat, not (0, 3)
+    """
+
+    kind: str
+    target: int
+    needed: tuple[int, int]
+    schneider: bool = True
+    multiplier: int = 1
+
+    KINDS = ("bummerl", "marken")
+
+    def __post_init__(self) -> None:
+        if self.kind not in self.KINDS:
+            raise ValueError(f"a match is of kind 'bummerl' or 'marken', not {self.kind!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or not 1 <= self.target <= 10_000:
+            raise ValueError(f"target must be an integer from 1 to 10000, not {self.target!r}")
+        needed = self.needed
+        if (
+            not isinstance(needed, tuple)
+            or len(needed) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= self.target for n in needed)
+        ):
+            raise ValueError(f"needed must be between 1 and the target {self.target} for each seat, not {needed!r}")
+        if not isinstance(self.schneider, bool):
+            raise ValueError(f"schneider must be true or false, not {self.schneider!r}")
+        if self.kind == "marken" and self.schneider:
+            raise ValueError("a Marken match knows no Schneider")
+        m = self.multiplier
+        if not isinstance(m, int) or isinstance(m, bool) or m < 1 or m > 1 << 20 or m & (m - 1):
+            raise ValueError(f"multiplier must be a power of two from 1 to 2**20, not {m!r}")
+
+    def won(self, seat: int) -> int:
+        """Points (Marken) ``seat`` has won in this match so far."""
+        return self.target - self.needed[seat]
+
+    def schneider_possible(self, seat: int) -> bool:
+        """Whether ``seat`` can still lose this match Schneider (it has scored nothing and Schneider counts)."""
+        return self.schneider and self.needed[seat] == self.target
+
+
+def with_match(view: PlayerView, match: MatchContext | None) -> PlayerView:
+    """``view`` with the match context ``match`` (what a match runner gives its bots).
+
+    >>> from bummerl.game import Game
+    >>> view = with_match(Game.deal("schnapsen", seed=1).view(0), MatchContext("bummerl", 7, (3, 5)))
+    >>> view.match.needed, view.hand == Game.deal("schnapsen", seed=1).view(0).hand
+    ((3, 5), True)
+    """
+    return view._replace(match=match)
 
 
 class PlayerView(NamedTuple):
@@ -135,6 +213,9 @@ class PlayerView(NamedTuple):
     #: :meth:`~bummerl.game.Game.legal_actions`: generated once per decision, shared
     #: with the game (a tuple: nobody can change it).
     legal: tuple[Action, ...]
+    #: The match this game is part of (:class:`MatchContext`), set by the match's runner
+    #: (:func:`with_match`); ``None`` for a single game and in ``game.view(seat)``.
+    match: MatchContext | None = None
 
     @property
     def opponent(self) -> int:
@@ -212,7 +293,7 @@ def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
     else:
         augen = None
     # tuple.__new__ with the fields in order: a view is made at every decision, and
-    # this is twice as fast as calling PlayerView(...) with its 22 arguments.
+    # this is twice as fast as calling PlayerView(...) with its 23 arguments.
     return _new_view(
         PlayerView,
         (
@@ -238,6 +319,7 @@ def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
             game.first_lead_done,
             result,
             legal,
+            None,
         ),
     )
 

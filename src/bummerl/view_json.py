@@ -41,12 +41,14 @@ from bummerl.table_game import Phase, TableEndReason, TableResult, TableTrick
 from bummerl.two_player import Trick
 from bummerl.variants import EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
 from bummerl.variants.bauernschnapsen import Contract
-from bummerl.view import PlayerView, TableView
+from bummerl.view import MatchContext, PlayerView, TableView
 
 __all__ = [
     "AnyResult",
     "AnyView",
     "ProtocolError",
+    "match_from_json",
+    "match_to_json",
     "result_from_json",
     "result_to_json",
     "table_view_from_json",
@@ -404,7 +406,7 @@ def table_view_from_json(data: Any) -> TableView:
 
 # ------------------------------------------------------------ two-player views
 def _player_view_to_json(view: PlayerView) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "variant": variant_to_json(view.variant),
         "seat": view.player,
         "dealer": view.dealer,
@@ -429,6 +431,50 @@ def _player_view_to_json(view: PlayerView) -> dict[str, Any]:
         "first_lead_done": view.first_lead_done,
         "result": result_to_json(view.result) if view.result is not None else None,
     }
+    if view.match is not None:
+        # Optional (docs/protocol.md): absent for a single game, so older hosts' and bots' lines are unchanged.
+        out["match"] = match_to_json(view.match)
+    return out
+
+
+def match_to_json(match: MatchContext) -> dict[str, Any]:
+    """The ``match`` object of a two-player view (docs/protocol.md, The view).
+
+    >>> match_to_json(MatchContext("bummerl", 7, (2, 6), True, 1))
+    {'kind': 'bummerl', 'target': 7, 'needed': [2, 6], 'schneider': True, 'multiplier': 1}
+    """
+    return {
+        "kind": match.kind,
+        "target": match.target,
+        "needed": list(match.needed),
+        "schneider": match.schneider,
+        "multiplier": match.multiplier,
+    }
+
+
+def match_from_json(data: Any) -> MatchContext:
+    """Read the ``match`` object of a view; :class:`ProtocolError` names what is wrong.
+
+    >>> match_from_json({"kind": "marken", "target": 7, "needed": [7, 3], "schneider": False, "multiplier": 2})
+    MatchContext(kind='marken', target=7, needed=(7, 3), schneider=False, multiplier=2)
+    >>> match_from_json({"kind": "bummerl", "target": 7, "needed": [0, 3], "schneider": True, "multiplier": 1})
+    Traceback (most recent call last):
+    ...
+    bummerl.view_json.ProtocolError: view.match: needed must be between 1 and the target 7 for each seat, not (0, 3)
+    """
+    data = _object(data, "view.match")
+    _require(data, ["kind", "target", "needed"])
+    kind = data["kind"]
+    if kind not in MatchContext.KINDS:
+        raise ProtocolError(f"view.match.kind must be 'bummerl' or 'marken', not {_clip(repr(kind))}")
+    target = _int(data["target"], "view.match.target", 1, 10_000)
+    needed = _int_pair(data["needed"], "view.match.needed")
+    schneider = _bool(data.get("schneider", kind == "bummerl"), "view.match.schneider")
+    multiplier = _int(data.get("multiplier", 1), "view.match.multiplier", 1, 1 << 20)
+    try:
+        return MatchContext(kind, target, needed, schneider, multiplier)
+    except ValueError as exc:
+        raise ProtocolError(f"view.match: {exc}") from None
 
 
 _PLAYER_VIEW_FIELDS = (
@@ -508,6 +554,7 @@ def _player_view_from_json(data: Mapping[str, Any], variant: TwoPlayerVariant) -
         first_lead_done=_bool(data["first_lead_done"], "view.first_lead_done"),
         result=cast(GameResult, result_from_json(result)) if result is not None else None,
         legal=(),
+        match=match_from_json(data["match"]) if data.get("match") is not None else None,
     )
     # Not sent: worked out as the game works it out, so the view equals the one the game made.
     return view._replace(legal=view.compute_legal())

@@ -57,6 +57,7 @@ from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 from bummerl.rng import derive_seed
 from bummerl.variants import Variant, find_variant
+from bummerl.view import MatchContext
 
 __all__ = [
     "BOT_SEEDS",
@@ -249,7 +250,7 @@ class _Deal:
         match = self.family.new_match(self.variant, deal_seed, self.deal)
         index = 0
         while (game := match.next_game()) is not None:
-            match.finish(game, self._play(game, pairing, seating, index, kept))
+            match.finish(game, self._play(game, pairing, seating, index, kept, match.context()))
             index += 1
         won = {"a": 0, "b": 0}
         given = {"a": 0, "b": 0}
@@ -275,11 +276,19 @@ class _Deal:
             players.append(self.pool.player(key, config.spec(side), seed, self.variant, times))
         return players
 
-    def _play(self, game: Game, pairing: int, seating: str, index: int, kept: list[Player] | None) -> Result:
+    def _play(
+        self,
+        game: Game,
+        pairing: int,
+        seating: str,
+        index: int,
+        kept: list[Player] | None,
+        context: MatchContext | None = None,
+    ) -> Result:
         config, deal = self.config, self.deal
         players = kept if kept is not None else self._players(pairing, seating, index)
         seed_of = partial(derive_seed, config.seed, BOT_SEEDS, deal, pairing, index)
-        result, fault = play_game(game, players, seed_of, f"{deal}.{pairing}.{index}")
+        result, fault = play_game(game, players, seed_of, f"{deal}.{pairing}.{index}", context)
         if self.record_tags is not None:
             # Written before a match counts the game: a forfeit's result is not the game's own.
             self.result.records.append(self._record(game, seating, index, fault))

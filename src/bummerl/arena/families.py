@@ -36,6 +36,7 @@ from typing import Any, Protocol, cast
 
 from bummerl.game import Game
 from bummerl.variants import EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant
+from bummerl.view import MatchContext
 
 __all__ = ["ArenaMatch", "Family", "Result", "family_of", "forfeit_points", "scoring_seats"]
 
@@ -93,6 +94,10 @@ class ArenaMatch(Protocol):
     @property
     def bummerl(self) -> Sequence[int]:
         """Bummerl each scoring unit received (2 for a Schneider)."""
+        ...
+
+    def context(self) -> MatchContext | None:
+        """The match context for the views of the next game's bots (``None``: the bots are not told)."""
         ...
 
 
@@ -174,6 +179,9 @@ class _Bummerl:
         loser = self._match.loser
         return [self._match.bummerl_for_loser if seat == loser else 0 for seat in (0, 1)]
 
+    def context(self) -> MatchContext | None:
+        return self._match.context()
+
 
 class _Table(Family):
     def forfeit_points(self, variant: Variant) -> int:
@@ -228,6 +236,9 @@ class _TableMatch:
     @property
     def bummerl(self) -> Sequence[int]:
         return self._match.bummerl
+
+    def context(self) -> MatchContext | None:
+        return None  # the table games' views carry no match context (yet)
 
 
 _FAMILIES = {

@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from bummerl.actions import Action
 from bummerl.arena.families import Result, family_of
@@ -40,6 +40,7 @@ from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT, BotFault, ProcessBot, parse_command
 from bummerl.record import GameRecord
 from bummerl.variants import Variant
+from bummerl.view import MatchContext, PlayerView, with_match
 
 __all__ = [
     "BotPool",
@@ -107,18 +108,22 @@ def play_game(
     players: Sequence[Player],
     seed_of: Callable[[int], int] | None = None,
     game_id: str | None = None,
+    match: MatchContext | None = None,
 ) -> Outcome:
     """Play ``game`` to its end with ``players[seat]`` in each seat (see the module docstring).
 
     Bots with ``begin_game``/``end_game`` (``cmd:`` bots) are told of the game
     with ``seed_of(seat)`` for their randomness and ``game_id``, and of its end
-    with the forfeit, if any.
+    with the forfeit, if any.  ``match`` (a two-player game of a match) is put
+    into every view a bot decides on (:func:`bummerl.view.with_match`).
     """
     fault = _begin(game, players, seed_of, game_id)
     while fault is None and not game.is_over:
         seat = game.to_move
         player = players[seat]
         view = game.view(seat)
+        if match is not None:
+            view = with_match(cast(PlayerView, view), match)
         times = player.times
         start = 0.0 if times is None else time.perf_counter()
         try:

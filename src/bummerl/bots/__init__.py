@@ -32,6 +32,12 @@ Traceback (most recent call last):
 ...
 bummerl.bots.UnknownBotError: bot 'expert' does not play Dreierschnapsen; bots that do: random, heuristic, search
 
+Each bot has one display name per language (:attr:`BotInfo.titles`), the name the web page and its API show
+everywhere (lobby, table, history):
+
+>>> bot_info("hard").title("de"), bot_info("hard").title("en"), bot_info("rules").title("en")
+('Stark', 'Strong', 'Rules of thumb')
+
 ``cmd:<command line>`` names a program speaking the bot protocol
 (:class:`~bummerl.protocol.ProcessBot`, docs/protocol.md) for any variant.
 """
@@ -39,10 +45,11 @@ bummerl.bots.UnknownBotError: bot 'expert' does not play Dreierschnapsen; bots t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol, overload, runtime_checkable
 
 from bummerl.actions import Action
+from bummerl.cards import LANGUAGES
 from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
 from bummerl.variants import Variant, find_variant
@@ -57,6 +64,7 @@ __all__ = [
     "UnknownBotError",
     "bot_info",
     "bot_names",
+    "bot_titles",
     "make_bot",
     "register_bot",
 ]
@@ -102,6 +110,16 @@ class BotInfo:
     aliases: tuple[str, ...] = ()
     #: The numbers of players of the games the bot plays (:data:`TWO_PLAYER`, :data:`TABLE_GAMES`, ...).
     players: tuple[int, ...] = TWO_PLAYER
+    #: The bot's display name by language (``"de"``, ``"en"``): the one name players see for it.
+    titles: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def title(self, lang: str) -> str:
+        """The display name in ``lang`` (``"de"`` or ``"en"``); the bot's name where it has none."""
+        return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def titles_json(self) -> dict[str, str]:
+        """The display name in every language of the page: ``{"de": ..., "en": ...}``."""
+        return {lang: self.title(lang) for lang in LANGUAGES}
 
     def plays(self, variant: Variant) -> bool:
         """Whether this bot plays ``variant``."""
@@ -122,7 +140,14 @@ _REGISTRY: dict[str, BotInfo] = {}
 
 
 @overload
-def register_bot(name: str, factory: Callable[[int], Bot], description: str, aliases: tuple[str, ...] = ()) -> None: ...
+def register_bot(
+    name: str,
+    factory: Callable[[int], Bot],
+    description: str,
+    aliases: tuple[str, ...] = (),
+    *,
+    titles: Mapping[str, str] | None = None,
+) -> None: ...
 
 
 @overload
@@ -133,6 +158,7 @@ def register_bot(
     aliases: tuple[str, ...] = (),
     *,
     plays: Collection[int],
+    titles: Mapping[str, str] | None = None,
 ) -> None: ...
 
 
@@ -143,6 +169,7 @@ def register_bot(
     aliases: tuple[str, ...] = (),
     *,
     plays: Collection[int] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> None:
     """Add a bot to the registry under ``name`` and its ``aliases``.
 
@@ -151,7 +178,8 @@ def register_bot(
     ``factory(seed, variant)`` makes the bot for a variant, so one name can
     stand for one implementation per family.  Without ``plays`` the bot plays
     the two-player variants and ``factory(seed)`` makes it (the registry's
-    first form, still used by bots of a single implementation).
+    first form, still used by bots of a single implementation).  ``titles``
+    gives its display name by language (``{"de": "Stark", "en": "Strong"}``).
     """
     if plays is None:
         one_argument: Callable[[int], Bot] = factory
@@ -159,12 +187,12 @@ def register_bot(
         def by_variant(seed: int, variant: Variant) -> Bot:
             return one_argument(seed)
 
-        info = BotInfo(name, by_variant, description, aliases, TWO_PLAYER)
+        info = BotInfo(name, by_variant, description, aliases, TWO_PLAYER, dict(titles or {}))
     else:
         counts = tuple(sorted(set(plays)))
         if not counts or not set(counts) <= set(EVERY_GAME):
             raise ValueError(f"plays must name player counts 2, 3 or 4, not {plays!r}")
-        info = BotInfo(name, factory, description, aliases, counts)
+        info = BotInfo(name, factory, description, aliases, counts, dict(titles or {}))
     for key in (name, *aliases):
         _REGISTRY[key] = info
 
@@ -195,6 +223,19 @@ def bot_info(name: str, variant: Variant | None = None) -> BotInfo:
     if variant is not None and not info.plays(variant):
         raise _does_not_play(info.name, variant)
     return info
+
+
+def bot_titles(name: str) -> dict[str, str]:
+    """The display names of bot ``name`` by language (``{"de": ..., "en": ...}``); the name itself for a bot
+    the registry does not know (a program, a bot of an older server), so that a stored table still shows.
+
+    >>> bot_titles("random"), bot_titles("cmd:./mybot")
+    ({'de': 'Zufall', 'en': 'Random'}, {'de': 'cmd:./mybot', 'en': 'cmd:./mybot'})
+    """
+    try:
+        return bot_info(name).titles_json()
+    except UnknownBotError:
+        return {lang: name for lang in LANGUAGES}
 
 
 def _does_not_play(name: str, variant: Variant) -> UnknownBotError:
@@ -262,13 +303,16 @@ def _search(seed: int, variant: Variant) -> Bot:
     return TableSearchBot(seed)
 
 
-register_bot("random", _random, "uniformly random legal actions", plays=EVERY_GAME)
+register_bot(
+    "random", _random, "uniformly random legal actions", plays=EVERY_GAME, titles={"de": "Zufall", "en": "Random"}
+)
 register_bot(
     "heuristic",
     _heuristic,
     "rule-based: marriages, exchange, sure tricks, cheap takes; at the table games safe bids and Kontra",
     ("rules",),
     plays=EVERY_GAME,
+    titles={"de": "Faustregeln", "en": "Rules of thumb"},
 )
 
 _BUILTIN_LOADED = False
@@ -290,8 +334,9 @@ def _load_builtin() -> None:
 register_bot(
     "search",
     _search,
-    "table games: sampled deals, each solved exactly (PIMC); bids and doubles like heuristic",
+    "table games: sampled deals, each solved exactly (PIMC), for play, bids and Kontra; at most 2.5 s a move",
     plays=TABLE_GAMES,
+    titles={"de": "Denker", "en": "Thinker"},
 )
 
 #: Modules that call :func:`register_bot` when imported (the two-player search levels).
@@ -310,7 +355,9 @@ def _openspiel(kind: str) -> Callable[[int, Variant], Bot]:
 #: Bots of an optional extra: found by name (make_bot, the arena, ``bummerl bot``) but not listed by
 #: :func:`bot_names`, which the web lobby offers: without their extra installed they cannot play.
 _UNLISTED: dict[str, BotInfo] = {
-    f"openspiel-{kind}": BotInfo(f"openspiel-{kind}", _openspiel(kind), text, players=EVERY_GAME)
+    f"openspiel-{kind}": BotInfo(
+        f"openspiel-{kind}", _openspiel(kind), text, players=EVERY_GAME, titles={"en": f"OpenSpiel {kind.upper()}"}
+    )
     for kind, text in (
         ("mcts", "OpenSpiel's MCTS over worlds sampled from the view (extra 'openspiel')"),
         ("ismcts", "OpenSpiel's information-set MCTS, worlds sampled from the view (extra 'openspiel')"),

@@ -20,6 +20,14 @@ expert      100      300         0.8 (2)  0            the strongest; <= 1 s per
 world costs the most and the decisions (exchange, closing, the opening leads)
 weigh most; the median time per move stays far below 1 s.
 
+``expert`` alone also plays for the match and for the opponent's mistakes:
+with a match context in the view (:class:`~bummerl.view.MatchContext`) it
+maximises the expected Bummerl from a match equity table
+(:mod:`bummerl.bots.match_equity`) instead of the game points, and it breaks
+ties (and near-ties, 0.05 game points) by the chances an action keeps against
+an imperfect opponent (:mod:`bummerl.bots.tiebreak`, at most 0.25 s), so it
+never concedes a game that playing on values as high.
+
 ``temperature`` makes the weaker levels human: they draw their move with
 probability ``exp(value / temperature)``, so they mix up near-equal moves and
 now and then miss a better one, but hardly ever throw a game away.  ``hard``
@@ -48,7 +56,15 @@ LEVELS: dict[str, Budget] = {
     "easy": Budget(worlds=2, exhaustive=4, temperature=1.0),
     "medium": Budget(worlds=6, exhaustive=12, seconds=0.15, temperature=0.35),
     "hard": Budget(worlds=12, exhaustive=40, seconds=0.25, temperature=0.15),
-    "expert": Budget(worlds=100, exhaustive=300, seconds=0.8, opening_factor=2.5),
+    "expert": Budget(
+        worlds=100,
+        exhaustive=300,
+        seconds=0.8,
+        opening_factor=2.5,
+        match_play=True,
+        chance_seconds=0.25,
+        tie_margin=0.05,
+    ),
 }
 
 #: The level the web table offers by default (<= 0.3 s per move).
@@ -59,6 +75,15 @@ _DESCRIPTIONS = {
     "medium": "PIMC, 6 sampled deals, slightly loose choice (temperature 0.35)",
     "hard": "PIMC, 12 sampled deals, exact when <= 40 remain, nearly strict choice (web default, <= 0.3 s)",
     "expert": "PIMC, 100 sampled deals, exact when <= 300 remain (0.8 s per move, 2 s in the first tricks)",
+}
+
+
+#: The levels' display names (German, English): the one name the web page shows for each.
+_TITLES = {
+    "easy": ("Leicht", "Easy"),
+    "medium": ("Mittel", "Medium"),
+    "hard": ("Stark", "Strong"),
+    "expert": ("Experte", "Expert"),
 }
 
 
@@ -77,7 +102,8 @@ def _register() -> None:
         def factory(seed: int, level: str = level) -> SearchBot:
             return make_level(level, seed)
 
-        register_bot(level, factory, _DESCRIPTIONS[level], (f"pimc-{level}",))
+        de, en = _TITLES[level]
+        register_bot(level, factory, _DESCRIPTIONS[level], (f"pimc-{level}",), titles={"de": de, "en": en})
 
 
 _register()

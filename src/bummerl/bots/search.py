@@ -10,8 +10,13 @@
    samples ``budget.worlds`` worlds uniformly (PIMC), stopping early when
    ``budget.seconds`` have passed;
 3. in each world the open-card solver gives the exact value of every legal
-   action (game points of the player to move minus the opponent's);
-4. the action with the best mean wins.
+   action (game points of the player to move minus the opponent's); with
+   ``match_play`` and a match context in the view, turned into the match
+   equity after the game (:mod:`bummerl.bots.match_equity`);
+4. the action with the best mean wins; among equal (or, within
+   ``tie_margin``, nearly equal) actions the one that keeps the most chances
+   against an imperfect opponent (:mod:`bummerl.bots.tiebreak`), a correct
+   declaration before them and a losing one after them.
 
 Closing the talon, exchanging, marriages and going out are legal actions like
 any card, so the solver values them; nothing about them is hard-coded.
@@ -40,7 +45,9 @@ from collections.abc import Callable, Mapping
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot
-from bummerl.bots.inference import count_worlds, enumerate_worlds, infer, sample_world, world_game
+from bummerl.bots.inference import World, count_worlds, enumerate_worlds, infer, sample_world, world_game
+from bummerl.bots.match_equity import game_utility
+from bummerl.bots.tiebreak import chances
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
@@ -91,6 +98,23 @@ class Budget:
     #: action is drawn with probability ``exp(mean / temperature)`` (in game
     #: points), so near-equal moves get mixed up and real blunders stay rare.
     temperature: float = 0.0
+    #: Play for the match: with a match context in the view
+    #: (:class:`~bummerl.view.MatchContext`) every world's game value is turned
+    #: into the match equity after the game (:mod:`bummerl.bots.match_equity`)
+    #: and the best mean *equity* wins; without one (a single game), game points.
+    match_play: bool = False
+    #: Break ties by the chances against an imperfect opponent
+    #: (:mod:`bummerl.bots.tiebreak`), spending at most this many seconds on
+    #: them after the worlds are solved (``None``: the solver's order among
+    #: equals, as before).  Only for ``temperature == 0``.
+    chance_seconds: float | None = None
+    #: Actions whose mean is at most this much below the best count as tied
+    #: (game points; in match play the margin is ``tie_margin * EQUITY_PER_POINT``).
+    tie_margin: float = 0.0
+    #: Opponent decisions looked at by the tie-break along each line.
+    chance_horizon: int = 3
+    #: Worlds the tie-break averages over at most (the first ones solved: a uniform sample).
+    chance_worlds: int = 24
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -101,6 +125,10 @@ class Budget:
             raise ValueError(f"temperature must be >= 0, not {self.temperature}")
         if self.opening_factor <= 0:
             raise ValueError(f"opening_factor must be positive, not {self.opening_factor}")
+        if self.chance_seconds is not None and self.chance_seconds < 0:
+            raise ValueError(f"chance_seconds must be >= 0, not {self.chance_seconds}")
+        if self.tie_margin < 0 or self.chance_horizon < 1 or self.chance_worlds < 1:
+            raise ValueError("tie_margin must be >= 0, chance_horizon and chance_worlds >= 1")
 
     def cap(self, view: PlayerView) -> float | None:
         """The time cap for a decision in ``view`` (``None``: no cap).
@@ -130,6 +158,15 @@ class Evaluation:
     exhaustive: bool
     best: Action
     seconds: float
+    #: What the choice maximised, per action: the mean match equity (match
+    #: play with a match context), else the same as :attr:`values`.
+    scores: dict[Action, float] | None = None
+    #: ``"game points"`` or ``"match equity"``: the unit of :attr:`scores`.
+    objective: str = "game points"
+    #: The tied actions' chances against an imperfect opponent (tie-break), where computed.
+    chances: dict[Action, float] | None = None
+    #: Worlds the chances were averaged over.
+    chance_worlds: int = 0
 
     def ranked(self) -> list[tuple[Action, float]]:
         """Actions from best to worst."""
@@ -255,26 +292,123 @@ class SearchBot:
         else:
             worlds = [sample_world(info, rng) for _ in range(b.worlds)]
         cap = b.cap(view)
+        utility = game_utility(view.match, view.player, view.dealer, view.variant.name) if b.match_play else None
+        scores = dict.fromkeys(legal, 0.0)
         solved = 0
         for world in worlds:
             vals = self._values(world_game(view, world))
             for a in legal:
-                totals[a] += vals[a]
+                v = vals[a]
+                totals[a] += v
+                if utility is not None:
+                    scores[a] += utility[v]
             solved += 1
             if cap is not None and solved >= b.min_worlds and time.perf_counter() - start > cap:
                 break
         means = {a: totals[a] / solved for a in legal}
-        best = _pick(means, legal, int(view.trump))
+        score = means if utility is None else {a: scores[a] / solved for a in legal}
+        objective = "game points" if utility is None else "match equity"
+        margin = b.tie_margin * (1.0 if utility is None else EQUITY_PER_POINT)
+        trump = int(view.trump)
+        tied = _tied(score, legal, margin)
+        chance: dict[Action, float] | None = None
+        chance_worlds = 0
+        # One world of chances costs about len(tied) * horizon solves of the size of a world of the
+        # search: early in a deal that does not fit into the allowance, so it is not started at all.
+        per_world = (time.perf_counter() - start) / solved
+        if (
+            b.chance_seconds is not None
+            and b.temperature <= 0
+            and len(tied) > 1
+            and len(tied) * b.chance_horizon * per_world <= b.chance_seconds
+        ):
+            chance, chance_worlds = self._chances(view, worlds[:solved], tied, utility, b.chance_seconds)
+        best = _pick(score, means, tied, trump, chance)
         complete = exhaustive and solved == len(worlds)
-        return Evaluation(means, solved, complete, best, time.perf_counter() - start)
+        return Evaluation(
+            means, solved, complete, best, time.perf_counter() - start, score, objective, chance, chance_worlds
+        )
+
+    def _chances(
+        self,
+        view: PlayerView,
+        worlds: list[World],
+        tied: list[Action],
+        utility: Mapping[int, float] | None,
+        seconds: float,
+    ) -> tuple[dict[Action, float] | None, int]:
+        """The mean chances of each tied action over the first solved worlds (at most
+        ``budget.chance_worlds``) that fit into ``seconds``.
+
+        A world counts only if every tied action got its chances in it (so all
+        are averaged over the same worlds); ``(None, 0)`` if not even one fits.
+        """
+        deadline = time.perf_counter() + seconds
+        totals = dict.fromkeys(tied, 0.0)
+        done = 0
+        me = view.player
+        horizon = self.budget.chance_horizon
+        for world in worlds[: self.budget.chance_worlds]:
+            game = world_game(view, world)
+            row: dict[Action, float] = {}
+            for a in tied:
+                after = game.copy()
+                after.apply(a)
+                gain = chances(after, me, utility, horizon, deadline=deadline)
+                if gain is None:
+                    break
+                row[a] = gain
+            if len(row) < len(tied):
+                break  # out of time within this world: it does not count
+            for a in tied:
+                totals[a] += row[a]
+            done += 1
+        if not done:
+            return None, 0
+        return {a: totals[a] / done for a in tied}, done
 
 
-def _pick(means: Mapping[Action, float], legal: list[Action], trump: int) -> Action:
-    """The best mean; on a tie prefer going out (it ends the game: no risk
-    hidden in worlds not sampled), then the solver's order among equals (keep
-    the high cards and trumps, close last)."""
+#: In match play, one game point near the end of a Bummerl is worth about this much equity; scales the tie margin.
+EQUITY_PER_POINT = 0.1
+
+
+def _losing_declaration(action: Action, mean: float) -> bool:
+    """Going out below 66 (a certain loss: the value of a declaration is the same in every world)."""
+    return action.kind is ActionKind.DECLARE and mean < 0
+
+
+def _tied(score: Mapping[Action, float], legal: list[Action], margin: float) -> list[Action]:
+    """The actions within ``margin`` of the best score (at least the best ones, in legal order)."""
+    top = max(score.values())
+    return [a for a in legal if score[a] >= top - margin - 1e-9]
+
+
+def _pick(
+    score: Mapping[Action, float],
+    means: Mapping[Action, float],
+    tied: list[Action],
+    trump: int,
+    chance: Mapping[Action, float] | None = None,
+) -> Action:
+    """The choice among the tied actions.
+
+    1. A correct declaration among the best scores goes out: it ends the game
+       with a sure result, with no risk hidden in worlds not sampled.
+    2. Otherwise the most chances against an imperfect opponent (where
+       computed); then a declaration that loses (going out below 66) comes
+       after every other action, so a bot never concedes a game that it
+       values no better than playing on; then the best score; then the
+       solver's order among equals (keep the high cards and trumps, close last).
+    """
     from bummerl.solver import tie_break_key
 
-    best = max(means.values())
-    tied = [a for a in legal if means[a] >= best - 1e-9]
-    return min(tied, key=lambda a: (a.kind is not ActionKind.DECLARE, tie_break_key(a, trump)))
+    top = max(score[a] for a in tied)
+    for a in tied:
+        if a.kind is ActionKind.DECLARE and means[a] > 0 and score[a] >= top - 1e-9:
+            return a
+
+    def key(a: Action) -> tuple[float, bool, float, tuple[int, ...]]:
+        c = 0.0 if chance is None else -round(chance[a], 9)
+        return (c, _losing_declaration(a, means[a]), -round(score[a], 9), tie_break_key(a, trump))
+
+    return min(tied, key=key)

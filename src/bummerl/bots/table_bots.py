@@ -33,10 +33,10 @@ from bummerl.cards import Card, Rank, Suit, deck, marriage_value
 from bummerl.rng import SplitMix64
 from bummerl.table_game import Phase
 from bummerl.tricks import RankOrder, beats, trick_winner
-from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Goal
+from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Contract, Goal
 from bummerl.view import TableView
 
-__all__ = ["TableBot", "TableHeuristicBot"]
+__all__ = ["TableBot", "TableHeuristicBot", "discard_choice"]
 
 _K = ActionKind
 _NATURAL: tuple[int, ...] = tuple(range(8))
@@ -147,19 +147,7 @@ class TableHeuristicBot:
             choice = self._bid(view, legal)
             return choice if choice in legal else Action.pass_()
         contract = view.variant.contract(view.contract or "normal")
-        hand = list(view.hand)
-        if contract.goal is Goal.NO_TRICK:
-            # Lay away the cards most likely to take a trick.
-            card = max(hand, key=lambda c: _strength(c, contract.order))
-        else:
-            trump = view.trump if contract.trump else None
-            counts = {s: sum(1 for c in hand if c.suit == s) for s in Suit}
-            # Keep trumps and high cards; shed low cards of short suits.
-            card = min(
-                hand,
-                key=lambda c: (c.suit == trump, _strength(c, contract.order) >= 6, counts[c.suit], c.augen),
-            )
-        return Action.discard(card)
+        return Action.discard(discard_choice(view.hand, contract, view.trump))
 
     # -------------------------------------------------------------------- play
     def _play(self, view: TableView, legal: list[Action]) -> Action:
@@ -223,6 +211,31 @@ class TableHeuristicBot:
             # The highest card that still stays under the trick.
             return Action.play(max(under, key=lambda c: _strength(c, order)))
         return Action.play(min(plays, key=lambda c: _strength(c, order)))
+
+
+def discard_choice(hand: Sequence[Card], contract: Contract, trump: Suit | None) -> Card:
+    """The card the heuristic lays away from ``hand`` (Dreierschnapsen soloist, after taking the talon).
+
+    No-trick contracts: the card most likely to take a trick; otherwise keep
+    trumps and high cards and shed a low card of a short suit.  The search bot
+    uses it as its model of a soloist's discards (:mod:`bummerl.bots.table_search`).
+
+    >>> from bummerl.variants import find_table_variant
+    >>> v = find_table_variant("dreierschnapsen")
+    >>> hand = [Card.parse(c) for c in "Ah Th Kh Js Qd Ac Tc Kc".split()]
+    >>> discard_choice(hand, v.contract("normal"), Suit.HEARTS).code
+    'Js'
+    """
+    if contract.goal is Goal.NO_TRICK:
+        # Lay away the cards most likely to take a trick.
+        return max(hand, key=lambda c: _strength(c, contract.order))
+    played_trump = trump if contract.trump else None
+    counts = {s: sum(1 for c in hand if c.suit == s) for s in Suit}
+    # Keep trumps and high cards; shed low cards of short suits.
+    return min(
+        hand,
+        key=lambda c: (c.suit == played_trump, _strength(c, contract.order) >= 6, counts[c.suit], c.augen),
+    )
 
 
 def _sixth_card_safe(hand: Sequence[Card], trump: Suit | None) -> bool:

@@ -4,8 +4,10 @@ In the card play the bot deals the cards it cannot see to the other seats in
 many ways that agree with everything its view shows (a *world*), solves each
 world with the exact solver (:mod:`bummerl.solver.table`) and plays the action
 with the best average value — perfect-information Monte Carlo, as the
-two-player ``search`` bot does.  Before the card play (cut, trump call,
-bidding, Kontra, the talon) it decides like the ``heuristic`` bot.
+two-player ``search`` bot does.  It bids and says Kontra (Rekontra, Subkontra)
+the same way: the contract is played out in sampled worlds (see
+:class:`TableSearchBot`).  The cut, the trump call and the talon are the
+``heuristic`` bot's.
 
 >>> from bummerl.bots import make_bot
 >>> from bummerl.table_game import TableGame
@@ -15,6 +17,11 @@ bidding, Kontra, the talon) it decides like the ``heuristic`` bot.
 ...     _ = t.apply(bots[t.to_move].choose(t.view(t.to_move)))
 >>> t.result is not None
 True
+
+Every decision has a time limit (:mod:`bummerl.bots.deadline`): worlds are
+solved while the soft cap lasts (1.5 s by default) and a world still running at
+the hard deadline (2.5 s) is dropped, so the bot answers in time on a loaded
+machine too (docs/bots.md, "Table games under a time cap").
 
 A world respects what the play has proven (:func:`constraints`): a player who
 did not follow suit has none of it (Farbzwang); one who did not beat the
@@ -26,38 +33,67 @@ the talon left lying and the hand of a partner who sits out are unknown and
 take part in the dealing like any hidden card.  The bot never looks at a
 hidden card: it reads only its :class:`~bummerl.view.TableView`.
 
-Sampling is seeded, so a bot made with the same seed plays the same game.
+Sampling is seeded, so a bot made with the same seed plays the same game
+(as long as the time caps do not cut it short: ``seconds=None`` for exact repeats).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 
 from bummerl.actions import Action, ActionKind
-from bummerl.bots.table_bots import TableHeuristicBot
+from bummerl.bots.deadline import Deadline, DeadlineExceeded
+from bummerl.bots.table_bots import TableHeuristicBot, discard_choice
 from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
-from bummerl.solver.table import PlayState, TableSolver
+from bummerl.solver.table import PlayState, TableSolver, _action
 from bummerl.table_game import Phase
 from bummerl.tricks import beats, trick_winner
 from bummerl.variants.bauernschnapsen import Contract, Goal
 from bummerl.view import TableView
 
-__all__ = ["BID_CONFIDENCE", "DEFAULT_SECONDS", "DEFAULT_WORLDS", "TableSearchBot", "constraints", "sample_world"]
+__all__ = [
+    "BID_CONFIDENCE",
+    "DEFAULT_HARD_SECONDS",
+    "DEFAULT_SECONDS",
+    "DEFAULT_WORLDS",
+    "DOUBLE_CONFIDENCE",
+    "REDOUBLE_CONFIDENCE",
+    "ContractEstimate",
+    "TableEvaluation",
+    "TableSearchBot",
+    "TimedSolver",
+    "constraints",
+    "sample_world",
+]
 
-#: Worlds solved per decision of the card play.
+#: Worlds solved at most per decision.
 DEFAULT_WORLDS = 16
-#: Time cap per decision, checked after each world (at least :data:`MIN_WORLDS`
-#: are solved).  The table solver is pure Python: a world of a Dreierschnapsen
-#: first trick can take 0.3-1 s, so 16 uncapped worlds took up to 15 s on a
-#: loaded machine — too long for a player waiting at the web table.  Later
-#: tricks solve in milliseconds and never reach the cap (bench/table_solver.py).
-DEFAULT_SECONDS = 2.0
-#: Worlds solved before the time cap may stop a decision.
+#: Soft time cap per decision: no world is started after it (once :data:`MIN_WORLDS`
+#: are started).  The table solver is pure Python: a world of a Dreierschnapsen first
+#: trick takes 0.05-0.6 s of CPU, and several times that in wall time on a loaded
+#: machine (15 s for 16 worlds before any cap); later tricks solve in milliseconds.
+DEFAULT_SECONDS = 1.5
+#: Hard deadline per decision: a world still being solved then is dropped
+#: (:class:`TimedSolver` checks the clock), so a decision never takes much longer.
+DEFAULT_HARD_SECONDS = 2.5
+#: Worlds started before the soft cap may stop a decision (the hard deadline still may).
 MIN_WORLDS = 2
 #: The share of won worlds at which ``bidding="sampled"`` bids a special contract.
 BID_CONFIDENCE = 0.8
+#: A special contract is bid only when estimated on at least this many worlds.
+MIN_BID_WORLDS = 6
+#: The share of worlds the own side must win before the bot says the next doubling step.
+DOUBLE_CONFIDENCE = 0.75
+#: The share needed for Rekontra and Subkontra: the other side's doubling showed a strength the
+#: uniform worlds do not see.
+REDOUBLE_CONFIDENCE = 0.9
+#: Worlds needed before the bot doubles at all.
+MIN_DOUBLE_WORLDS = 6
+#: :class:`TimedSolver` looks at the clock after this many completed tricks.
+CHECK_EVERY = 64
 
 
 def constraints(view: TableView) -> dict[int, frozenset[Card]]:
@@ -175,14 +211,134 @@ def sample_world(
     raise ValueError(f"no world consistent with seat {view.player}'s view in {tries} attempts")
 
 
-class TableSearchBot:
-    """Perfect-information Monte Carlo over sampled worlds for the card play.
+class TimedSolver(TableSolver):
+    """:class:`~bummerl.solver.table.TableSolver` that gives up at a :class:`~bummerl.bots.deadline.Deadline`,
+    with null-window values.
 
-    With ``bidding="sampled"`` (the default) it also bids the special contracts
-    (Bettler, Gang, Zehnerloch, Schnapser, ...) whose success it estimates in
-    sampled worlds at :data:`BID_CONFIDENCE` or more (:meth:`contract_success`),
-    the one worth most; ``bidding="heuristic"`` bids like the ``heuristic`` bot.
-    The cut, the trump call, Kontra and the talon are always the heuristic's.
+    Every :data:`CHECK_EVERY` completed tricks it checks the deadline and
+    raises :class:`~bummerl.bots.deadline.DeadlineExceeded` once the hard
+    deadline has passed.  :meth:`action_values` finds each action's exact value
+    by bisection with null windows inside the contract's value range (a special
+    contract has two values, won or lost: one probe; the normal game at most
+    3 game points each way), sharing the transposition table: about 15% fewer
+    nodes than one full-window search per action on first-trick worlds
+    (``tests/test_table_search_deadline.py`` checks the values are the same).
+
+    >>> from bummerl.table_game import TableGame
+    >>> t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
+    >>> for token in ["cut", "trump:d", "bid:normal", "pass", "pass", "pass", "pass", "pass"]:
+    ...     _ = t.apply(token)
+    >>> timed = TimedSolver(PlayState.from_table(t), None, Deadline(None, None))
+    >>> timed.action_values() == TableSolver(PlayState.from_table(t)).action_values()
+    True
+    """
+
+    def __init__(self, state: PlayState, seat: int | None, deadline: Deadline | None) -> None:
+        super().__init__(state, seat)
+        self._deadline = deadline
+        self._tricks_done = 0
+        contract_points = 3 if self._goal is Goal.SIXTY_SIX else self._points
+        #: The largest value either side can get (game points, doubling and talon point included).
+        self.bound = (contract_points + state.bonus) * state.mult
+
+    def _complete_trick(self, alpha: int, beta: int) -> int:
+        self._tricks_done += 1
+        if self._deadline is not None and not self._tricks_done % CHECK_EVERY:
+            self._deadline.check()
+        return super()._complete_trick(alpha, beta)
+
+    def value(self) -> int:
+        """The exact value for the side of :attr:`seat` (bisection inside :attr:`bound`)."""
+        return self._bisect(self._search)
+
+    def wins(self) -> bool:
+        """Whether the side of :attr:`seat` wins (one null-window search)."""
+        return self._search(0, 1) > 0
+
+    def action_values(self) -> dict[Action, int]:
+        """The exact value of every legal action of the player to move (as the parent's)."""
+        out: dict[Action, int] = {}
+        for move in self._moves():
+
+            def probe(alpha: int, beta: int, move: int = move) -> int:
+                return self._after(move, alpha, beta)
+
+            out[_action(move)] = self._bisect(probe)
+        return out
+
+    def _bisect(self, probe: Callable[[int, int], int]) -> int:
+        """The exact value of ``probe`` (a fail-soft search of a window) by null-window tests."""
+        lo, hi = -self.bound, self.bound
+        while lo < hi:
+            mid = (lo + hi) // 2
+            v = probe(mid, mid + 1)
+            if v > mid:
+                lo = max(mid + 1, min(v, hi))
+            else:
+                hi = min(mid, max(v, lo))
+        return lo
+
+
+@dataclasses.dataclass(frozen=True)
+class TableEvaluation:
+    """What one card-play decision found."""
+
+    #: Mean value of each action over the finished worlds (game points for the bot's side).
+    values: dict[Action, float]
+    #: Worlds solved to the end.
+    worlds: int
+    #: Wall seconds spent.
+    seconds: float
+    #: Whether a world was dropped at the hard deadline.
+    cut: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class ContractEstimate:
+    """The declarer's side's results over sampled worlds for one contract (bidding, Kontra)."""
+
+    contract: str
+    #: Worlds solved, and how many of them the side of the seat asked for won.
+    worlds: int
+    won: int
+    #: Mean value for that side at the current doubling step (game points; ``nan`` if not computed).
+    mean: float
+
+    @property
+    def share(self) -> float:
+        """The share of worlds won (0 when none was solved)."""
+        return self.won / self.worlds if self.worlds else 0.0
+
+
+class TableSearchBot:
+    """Perfect-information Monte Carlo over sampled worlds: card play, bidding and Kontra.
+
+    * **Card play**: the mean value of every action over sampled worlds, each
+      solved exactly (:class:`TimedSolver`); the best mean is played.
+    * **Bidding** (``bidding="sampled"``, the default): the special contracts
+      (Bettler, Gang, Zehnerloch, Schnapser, ...) it may bid are played out in
+      the same sampled worlds with itself as declarer; it bids the one worth
+      most among those won in at least :data:`BID_CONFIDENCE` of at least
+      :data:`MIN_BID_WORLDS` worlds (:meth:`contract_estimates`), else what the
+      ``heuristic`` bot bids.  ``bidding="heuristic"`` bids like the heuristic.
+    * **Kontra, Rekontra, Subkontra** (``doubling="search"``, the default) on
+      the normal game: the contract is played out in sampled worlds
+      (:meth:`doubling_estimate`); the next step is said when the own side wins
+      at least :data:`DOUBLE_CONFIDENCE` (Kontra) or :data:`REDOUBLE_CONFIDENCE`
+      (Rekontra, Subkontra) of at least :data:`MIN_DOUBLE_WORLDS` worlds and its
+      mean value is positive (doubling doubles that mean).  A special contract
+      is never doubled: it was bid by choice, and uniform worlds cannot see how
+      strong that makes the declarer's hand.  ``doubling="heuristic"`` doubles
+      like the heuristic.
+    * The cut, the trump call and the talon are the heuristic's.
+
+    **Time.** Every decision is anytime: worlds are solved one after another
+    while the soft cap ``seconds`` lasts (at least :data:`MIN_WORLDS` are
+    started); a world still running at the hard deadline ``hard_seconds`` is
+    dropped (the solver checks the clock as it goes), and the answer comes from
+    the finished worlds — or, when none finished, from the heuristic.  So a
+    decision takes at most about ``hard_seconds`` on any machine load.
+    ``seconds=None`` removes both caps (all ``worlds`` are solved).
     """
 
     def __init__(
@@ -191,18 +347,30 @@ class TableSearchBot:
         worlds: int = DEFAULT_WORLDS,
         bidding: str = "sampled",
         seconds: float | None = DEFAULT_SECONDS,
+        hard_seconds: float = DEFAULT_HARD_SECONDS,
+        doubling: str = "search",
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds!r}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive (or None for no cap), not {seconds!r}")
+        if hard_seconds <= 0:
+            raise ValueError(f"hard_seconds must be positive, not {hard_seconds!r}")
         if bidding not in ("heuristic", "sampled"):
             raise ValueError(f"bidding must be 'heuristic' or 'sampled', not {bidding!r}")
+        if doubling not in ("heuristic", "search"):
+            raise ValueError(f"doubling must be 'heuristic' or 'search', not {doubling!r}")
         self.name = "search"
         self.worlds = worlds
         self.bidding = bidding
-        #: Time cap per decision (``None``: always solve :attr:`worlds` worlds).
+        self.doubling = doubling
+        #: Soft time cap per decision: no world is started after it (``None``: no caps at all).
         self.seconds = seconds
+        #: Hard deadline per decision: a world still running then is dropped (never below :attr:`seconds`).
+        self.hard_seconds = hard_seconds
+        #: The clock of the time limits (a fake one in tests).
+        self.clock = clock
         self._rng = SplitMix64(seed)
         self._heuristic = TableHeuristicBot(seed)
 
@@ -210,10 +378,18 @@ class TableSearchBot:
         """Think at most ``factor`` times as long per decision (a server sharing its cores under load)."""
         if self.seconds is not None:
             self.seconds *= factor
+        self.hard_seconds *= factor
 
     def time_budget(self) -> float:
-        """Seconds a decision may take (a search without a time cap counts as its default cap)."""
-        return self.seconds if self.seconds is not None else DEFAULT_SECONDS
+        """Seconds a decision may take at most (the hard deadline; without caps its default)."""
+        return self.hard_seconds if self.seconds is not None else DEFAULT_HARD_SECONDS
+
+    def deadline(self, hard: bool = True) -> Deadline:
+        """The time limits of a decision starting now (``hard=False``: the soft cap only)."""
+        if self.seconds is None:
+            return Deadline(None, None, MIN_WORLDS, self.clock)
+        hard_seconds = max(self.hard_seconds, self.seconds) if hard else None
+        return Deadline(self.seconds, hard_seconds, MIN_WORLDS, self.clock)
 
     def choose(self, view: TableView) -> Action:
         legal = view.legal_actions()
@@ -221,37 +397,52 @@ class TableSearchBot:
             raise ValueError("no legal action: it is not this player's turn")
         if view.phase is Phase.BIDDING and self.bidding == "sampled":
             return self._bid(view, legal)
+        if view.phase is Phase.DOUBLING and self.doubling == "search":
+            return self._double(view, legal)
         if view.phase is not Phase.PLAY:
             return self._heuristic.choose(view)
         if len(legal) == 1:
             return legal[0]
-        values = self.action_values(view)
+        ev = self.evaluate(view)
+        if not ev.worlds:
+            return self._heuristic.choose(view)  # not one world in time: the rules of thumb answer
+        values = ev.values
         # Ties go to the first in the legal order (cards before marriages before "Genug").
         return max((a for a in legal if a in values), key=lambda a: values[a])
+
+    # -------------------------------------------------------------- card play
+    def evaluate(self, view: TableView, hard: bool = True) -> TableEvaluation:
+        """Mean action values over up to :attr:`worlds` sampled worlds, within the decision's time limits.
+
+        With ``hard=False`` no world is dropped (at least :data:`MIN_WORLDS` are
+        solved even when the soft cap is spent).
+        """
+        deadline = self.deadline(hard)
+        forbidden = constraints(view)
+        totals: dict[Action, float] = {}
+        solved = 0
+        cut = False
+        while solved < self.worlds and deadline.may_start(solved):
+            hands = sample_world(view, self._rng, forbidden)
+            solver = TimedSolver(PlayState.from_view(view, hands), view.player, deadline)
+            try:
+                values = solver.action_values()
+            except DeadlineExceeded:
+                cut = True
+                break
+            for action, value in values.items():
+                totals[action] = totals.get(action, 0.0) + value
+            solved += 1
+        means = {a: v / solved for a, v in totals.items()} if solved else {}
+        return TableEvaluation(means, solved, deadline.elapsed(), cut)
 
     def action_values(self, view: TableView) -> dict[Action, float]:
         """The average value of each action over up to :attr:`worlds` sampled worlds.
 
-        Fewer worlds (at least ``MIN_WORLDS``) when :attr:`seconds` run out.
+        Fewer worlds (at least ``MIN_WORLDS``) when :attr:`seconds` run out; no
+        world is dropped, so there is always a value (hints and the analysis).
         """
-        forbidden = constraints(view)
-        totals: dict[Action, float] = {}
-        solved = 0
-        for _ in self._world_slots():
-            hands = sample_world(view, self._rng, forbidden)
-            solver = TableSolver(PlayState.from_view(view, hands), view.player)
-            for action, value in solver.action_values().items():
-                totals[action] = totals.get(action, 0.0) + value
-            solved += 1
-        return {a: v / solved for a, v in totals.items()}
-
-    def _world_slots(self) -> Iterator[int]:
-        """Count the worlds of one decision, stopping early when the time cap is spent."""
-        start = time.perf_counter()
-        for i in range(self.worlds):
-            if i >= MIN_WORLDS and self.seconds is not None and time.perf_counter() - start > self.seconds:
-                return
-            yield i
+        return self.evaluate(view, hard=False).values
 
     # ---------------------------------------------------------------- bidding
     def _bid(self, view: TableView, legal: list[Action]) -> Action:
@@ -262,15 +453,21 @@ class TableSearchBot:
         best, best_value = choice, 0.0
         if choice.kind is ActionKind.BID and choice.contract != "normal":
             best_value = float(v.contract(choice.contract or "").points)
+        candidates: dict[str, Action] = {}
         for action in legal:
             if action.kind is not ActionKind.BID or action.contract is None:
                 continue
             contract = v.contract(action.contract)
             if contract.goal in (Goal.SIXTY_SIX, Goal.CLAIM) or contract.points <= best_value:
                 continue
-            p = self.contract_success(view, contract)
-            value = (2 * p - 1) * contract.points
-            if p >= BID_CONFIDENCE and value > best_value:
+            candidates[contract.name] = action
+        if not candidates:
+            return choice
+        estimates = self.contract_estimates(view, [v.contract(n) for n in candidates], self.deadline())
+        for name, action in candidates.items():
+            est = estimates[name]
+            value = (2 * est.share - 1) * v.contract(name).points
+            if est.worlds >= MIN_BID_WORLDS and est.share >= BID_CONFIDENCE and value > best_value:
                 best, best_value = action, value
         return best
 
@@ -279,37 +476,147 @@ class TableSearchBot:
 
         The bidding view's own hand against the unseen cards dealt to the others; a
         Dreierschnapsen talon stays unseen (the estimate ignores taking it up), and
-        doubling is not counted.
+        doubling is not counted.  At least :data:`MIN_WORLDS` worlds (no hard deadline).
+        """
+        estimates = self.contract_estimates(view, [contract], self.deadline(hard=False), prune=False)
+        return estimates[contract.name].share
+
+    def contract_estimates(
+        self, view: TableView, contracts: Sequence[Contract], deadline: Deadline, prune: bool = True
+    ) -> dict[str, ContractEstimate]:
+        """Each contract played by this seat in the same sampled worlds, until ``deadline``.
+
+        The worlds are shared (each world decides every contract still in the
+        running, so the contracts are compared on equal terms); a contract that
+        has lost in more than ``1 - BID_CONFIDENCE`` of :attr:`worlds` worlds
+        cannot reach :data:`BID_CONFIDENCE` any more and, with ``prune``, is not
+        solved further (its share then comes from fewer worlds).
+        A world dropped at the hard deadline counts for no contract.
         """
         v = view.variant
         me = view.player
         partner = (me + 2) % 4 if v.players == 4 else None
         side = [0 if s in (me, partner) else 1 for s in range(v.players)]
-        active = [s for s in range(v.players) if contract.partner_plays or s != partner]
-        leader = view.vorhand if contract.lead == "vorhand" else me
-        while leader not in active:
-            leader = (leader + 1) % v.players
-        won = solved = 0
-        for _ in self._world_slots():
-            solved += 1
+        won = dict.fromkeys((c.name for c in contracts), 0)
+        lost = dict.fromkeys(won, 0)
+        max_lost = (1 - BID_CONFIDENCE) * self.worlds if prune else float("inf")
+        solved = 0
+        while solved < self.worlds and deadline.may_start(solved):
+            running = [c for c in contracts if lost[c.name] <= max_lost]
+            if not running:
+                break
             hands = sample_world(view, self._rng, {})
-            all_hands = [view.hand if s == me else hands[s] for s in range(v.players)]
-            state = PlayState(
-                variant=v,
-                contract=contract,
-                trump=view.trump,
-                declarer=me,
-                vorhand=view.vorhand,
-                active=active,
-                side=side,
-                hands=all_hands,
-                trick=(),
-                to_move=leader,
-                tricks=(),
-                marriages=(),
-                doubling=0,
-                bonus=0,
+            outcome: dict[str, bool] = {}
+            try:
+                for contract in running:
+                    active = [s for s in range(v.players) if contract.partner_plays or s != partner]
+                    leader = view.vorhand if contract.lead == "vorhand" else me
+                    while leader not in active:
+                        leader = (leader + 1) % v.players
+                    all_hands = [view.hand if s == me else hands[s] for s in range(v.players)]
+                    state = _state(view, contract, me, active, side, all_hands, leader, 0, 0)
+                    outcome[contract.name] = TimedSolver(state, me, deadline).wins()
+            except DeadlineExceeded:
+                break
+            solved += 1
+            for name, w in outcome.items():
+                if w:
+                    won[name] += 1
+                else:
+                    lost[name] += 1
+        return {
+            c.name: ContractEstimate(c.name, won[c.name] + lost[c.name], won[c.name], float("nan")) for c in contracts
+        }
+
+    # ------------------------------------------------------ Kontra and the rest
+    def _double(self, view: TableView, legal: list[Action]) -> Action:
+        step = next((a for a in legal if a.kind is ActionKind.DOUBLE), None)
+        if step is None or view.contract is None:
+            return Action.pass_()
+        if view.variant.contract(view.contract).goal is not Goal.SIXTY_SIX:
+            # A special contract was bid by choice: the declarer's hand is far better than a uniform
+            # world's, so sampled worlds would overrate the defence (measured: Kontra on nearly every
+            # special contract, most of them won by the declarer).  Like the heuristic: no doubling.
+            return Action.pass_()
+        confidence = DOUBLE_CONFIDENCE if view.doubling == 0 else REDOUBLE_CONFIDENCE
+        est = self.doubling_estimate(view, self.deadline())
+        if est.worlds >= MIN_DOUBLE_WORLDS and est.share >= confidence and est.mean > 0:
+            return step
+        return Action.pass_()
+
+    def doubling_estimate(self, view: TableView, deadline: Deadline) -> ContractEstimate:
+        """The fixed contract played out in sampled worlds, for the side of this seat.
+
+        ``mean`` is the side's mean value at the current doubling step (saying
+        the next step doubles it); ``won`` counts the worlds the side wins.
+        Worlds are consistent with the view.  A Dreierschnapsen soloist who took
+        the talon is dealt eight cards in a defender's worlds and lays two away
+        by the heuristic's rule (:func:`~bummerl.bots.table_bots.discard_choice`):
+        the kept six are better than six uniform cards.
+        """
+        if view.contract is None or view.declarer is None:
+            raise ValueError("no contract to double yet")
+        v = view.variant
+        contract = v.contract(view.contract)
+        me = view.player
+        leader = view.vorhand if contract.lead == "vorhand" else view.declarer
+        while leader not in view.active:
+            leader = (leader + 1) % v.players
+        bonus = 1 if v.talon_size and view.talon_size else 0
+        forbidden = constraints(view)
+        # A Dreierschnapsen soloist who took the talon kept the best six of eight cards: deal them
+        # eight and lay two away as the heuristic would (a model of the discards, not a uniform guess).
+        laid_away = v.talon_size if v.talon_size and not view.talon_size and me != view.declarer else 0
+        unseen = view.unseen()
+        won = solved = 0
+        total = 0.0
+        while solved < self.worlds and deadline.may_start(solved):
+            hands = sample_world(view, self._rng, forbidden)
+            if laid_away:
+                dealt = {c for h in hands.values() for c in h}
+                cards = hands[view.declarer] + [c for c in sorted(unseen, key=lambda c: c.index) if c not in dealt]
+                for _ in range(laid_away):
+                    cards.remove(discard_choice(cards, contract, view.trump))
+                hands[view.declarer] = cards
+            all_hands = [view.hand if s == me else hands.get(s, []) for s in range(v.players)]
+            state = _state(
+                view, contract, view.declarer, view.active, view.side, all_hands, leader, view.doubling, bonus
             )
-            if TableSolver(state, me).value() > 0:
-                won += 1
-        return won / solved
+            try:
+                value = TimedSolver(state, me, deadline).value()
+            except DeadlineExceeded:
+                break
+            solved += 1
+            total += value
+            won += value > 0
+        return ContractEstimate(contract.name, solved, won, total / solved if solved else float("nan"))
+
+
+def _state(
+    view: TableView,
+    contract: Contract,
+    declarer: int,
+    active: Sequence[int],
+    side: Sequence[int],
+    hands: Sequence[Sequence[Card]],
+    leader: int,
+    doubling: int,
+    bonus: int,
+) -> PlayState:
+    """The card play of ``contract`` from its first lead, every hand given (seats that sit out hold nothing)."""
+    return PlayState(
+        variant=view.variant,
+        contract=contract,
+        trump=view.trump,
+        declarer=declarer,
+        vorhand=view.vorhand,
+        active=active,
+        side=side,
+        hands=[hands[s] if s in active else () for s in range(view.variant.players)],
+        trick=(),
+        to_move=leader,
+        tricks=(),
+        marriages=(),
+        doubling=doubling,
+        bonus=bonus,
+    )

@@ -4,7 +4,9 @@ You sit in one seat (``--seat``, default 0), bots in the others: ``--bot NAME``
 for all of them, or ``--bots A,B,C`` seat by seat (at four, your partner sits
 opposite).  The match is the variant's (:mod:`bummerl.commands.play_match`): a
 Bummerl from 7 down (Schnapsen, scharf, Sechsundsechzig), Marken (Schnorps), or
-24 game points (Bauernschnapsen, Dreierschnapsen), dealt from one seed.
+24 game points (Bauernschnapsen, Dreierschnapsen), dealt from one seed.  Schnorps
+for three or four is ``--participants 3|4`` (:mod:`bummerl.commands.play_round`:
+two play each game, the others wait, the loser pays all).
 
 What happens is told from the events each action returns, as your seat may
 see them (:class:`bummerl.text.Narrator`); at each of your turns the table
@@ -47,6 +49,7 @@ from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rng import derive_seed
+from bummerl.schnorps_round import PARTICIPANTS
 from bummerl.text import Narrator, Words
 from bummerl.variants import Variant
 
@@ -361,6 +364,14 @@ def add_parser(subparsers: Any) -> None:
     )
     add_variant_arguments(parser)
     parser.add_argument("--seat", type=int, default=HUMAN, help="your seat (default 0)")
+    parser.add_argument(
+        "--participants",
+        type=int,
+        choices=(2, *PARTICIPANTS),
+        default=2,
+        help="Schnorps for 3 or 4: two play each game, the others wait, the loser pays all; --bots names the"
+        " others, 'human' for one more person at this keyboard (default 2)",
+    )
     parser.add_argument("--bot", default="heuristic", help="the bots: random, heuristic, ... (default heuristic)")
     parser.add_argument(
         "--bots", default=None, metavar="A,B,C", help="one bot per other seat, in seat order (default: --bot)"
@@ -381,5 +392,11 @@ def run(args: argparse.Namespace) -> int:
     variant = any_variant_from_args(args, **({"auto_declare": True} if args.auto_declare else {}))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     bots = [b.strip() for b in (args.bots or args.bot).split(",")]
+    if args.participants > 2:
+        from bummerl.commands.play_round import RoundSession
+
+        players = args.participants
+        rounds = RoundSession(variant, players, bots, seed, args.cards, args.lang, args.record, seat=args.seat)
+        return rounds.run()
     session = PlaySession(variant, bots, seed, args.cards, args.lang, args.record, seat=args.seat)
     return session.run()

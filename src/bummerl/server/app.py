@@ -34,6 +34,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from bummerl.server import hints
 from bummerl.server.analyses import AnalysisRunner
 from bummerl.server.cluster import enabled as cluster_enabled
 from bummerl.server.config import ServerConfig
@@ -41,6 +42,9 @@ from bummerl.server.database import StorageUnavailable
 from bummerl.server.limits import RateLimits
 from bummerl.server.manager import MessageTap, TableManager
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
+from bummerl.server.routes import players as players_routes
+from bummerl.server.routes import rules as rules_routes
+from bummerl.server.routes import sheets as sheets_routes
 from bummerl.server.routes.deps import Parts
 from bummerl.server.security import BodyLimit, SecurityHeaders, install_log_redaction
 from bummerl.server.storage import Repository, StorageError
@@ -96,6 +100,7 @@ def create_app(
         try:
             yield
         finally:
+            await hints.service(manager).shutdown()  # before the bots' executor it runs in goes
             await manager.shutdown()
             await parts.analyses.shutdown()
             repo.dispose()
@@ -122,6 +127,9 @@ def create_app(
 
     for router in (lobby.router, tables.router, games.router, sockets.router, tournaments.router):
         app.include_router(router)
+    app.include_router(rules_routes.router)  # GET /api/rules/{variant}: the rules pages
+    app.include_router(players_routes.router)  # /api/players: device keys, transfer codes, statistics
+    app.include_router(sheets_routes.router)  # GET /api/tables/{id}/sheet: the Bummerl sheet
 
     static = cfg.static_dir
     if static.is_dir():

@@ -22,6 +22,7 @@ __all__ = ["options_json"]
 #: ``match_target``: the seeds' 24 and common shorter and longer matches).
 CHOICES: dict[str, list[Any]] = {
     "last_trick_scoring": ["one", "augen"],
+    "close_min_facedown": [1, 2],
     "max_doubling": [0, 1, 2, 3],
     "bettler_points": [4, 5],
     "zehnerloch_points": [8, 9, 10],

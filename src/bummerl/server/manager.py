@@ -44,9 +44,11 @@ from bummerl.server.leases import UnknownTableId
 from bummerl.server.links import TableLink
 from bummerl.server.rooms import FRIEND, FinishedGame, Room, TableError
 from bummerl.server.scheduler import BotScheduler
+from bummerl.server.schnorps_tables import LiveSchnorpsRound3, LiveSchnorpsRound4
 from bummerl.server.storage import Lease, Repository, SeatData, StorageError, UnknownCodeError, hash_token
 from bummerl.server.table_games import LiveTableGame
 from bummerl.server.tables import LiveTable
+from bummerl.server.tournament_store import TournamentStore
 from bummerl.variants import Variant, find_variant
 
 __all__ = ["ROOM_KINDS", "CapacityError", "Joined", "MessageTap", "TableManager", "UnknownTable", "room_kind"]
@@ -67,25 +69,40 @@ R = TypeVar("R", bound=Room)
 #: than the last one it showed), and stays below 2**53 (JavaScript's exact integers) for 9 million takes.
 SEQ_BLOCK = 10**9
 
-#: The kinds of table, one per family of variants; the lobby lists their variants in this order.
-ROOM_KINDS: tuple[type[Room], ...] = (LiveTable, LiveTableGame)
+#: The kinds of table, one per family of variants; the lobby lists their variants in this order.  The Schnorps
+#: tables of three and four participants list no variant of their own (the two-player tables list Schnorps with
+#: its ``participants``): :func:`room_kind` finds them by the number of seats.
+ROOM_KINDS: tuple[type[Room], ...] = (LiveTable, LiveTableGame, LiveSchnorpsRound3, LiveSchnorpsRound4)
 
 
-def room_kind(variant: str, options: dict[str, Any] | None = None) -> tuple[type[Room], Variant]:
-    """The kind of table that plays the variant called ``variant`` (any alias), and the variant with ``options``.
+def room_kind(
+    variant: str, options: dict[str, Any] | None = None, seats: int | None = None
+) -> tuple[type[Room], Variant]:
+    """The kind of table that plays the variant called ``variant`` (any alias), and the variant with ``options``;
+    with ``seats``, the kind of that many seats where the variant is played at more than one (Schnorps: 2, 3, 4).
 
     >>> kind, v = room_kind("dreier", {"bettler": False})
     >>> kind.kind, v.name, v.options()
     ('table_game', 'dreierschnapsen', {'bettler': False})
+    >>> room_kind("schnorps")[0].kind, room_kind("schnorps", seats=4)[0].kind
+    ('two_player', 'schnorps_round')
 
     :class:`~bummerl.errors.UnknownVariantError` naming every variant for an unknown
     name, and for an option the variant does not have.
     """
     found = find_variant(variant, **(options or {}))
-    for kind in ROOM_KINDS:
-        if kind.plays(found):
-            return kind, found
-    raise UnknownVariantError(f"this server has no table for {found.title}")
+    kinds = [kind for kind in ROOM_KINDS if kind.plays(found)]
+    if not kinds:
+        raise UnknownVariantError(f"this server has no table for {found.title}")
+    if seats is not None and len(kinds) > 1:
+        for kind in kinds:
+            if kind.seat_count(found) == seats:
+                return kind, found
+        counts = " or ".join(str(k.seat_count(found)) for k in kinds)
+        raise BummerlError(
+            f"{found.title} is played at {counts} seats: seats names the others after yours, not {seats - 1}"
+        )
+    return kinds[0], found
 
 
 def _others(
@@ -162,6 +179,8 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         #: This process's part in a cluster of processes on one PostgreSQL, or ``None`` (one process).
         self.cluster = Cluster(self, config) if enabled(config, repo.url) else None
+        #: Which tables a web tournament plays at (a tournament's table gives no hints: bummerl.server.hints).
+        self.tournament_tables = TournamentStore(repo)
 
     @property
     def loading(self) -> set[str]:
@@ -193,7 +212,7 @@ class TableManager:
         that does not fit the variant, a ``target`` where the variant has none,
         or a seed where a friend plays; :class:`CapacityError` when a cap is reached.
         """
-        kind, v = room_kind(variant, options)
+        kind, v = room_kind(variant, options, None if seats is None else len(seats) + 1)
         others = _others(kind, v, seats, opponent, bots, self.config)
         if seed is not None and FRIEND in others:
             raise BummerlError(_NO_SEED)
@@ -267,7 +286,8 @@ class TableManager:
             assert self.cluster is not None
             self.cluster.send(exc.node, "joined", t=table_id, s=seat, name=name)
             variant = await self.db.run(self.repo.variant_of, table_id)
-            kind, _ = room_kind(variant or "")
+            seated = len(await self.db.run(self.repo.seats, table_id))  # Schnorps' kind of table by its seats
+            kind, _ = room_kind(variant or "", seats=seated or None)
             return Joined(table_id, kind.kind, seat, token)
         await self.seat_joined(room, seat, name)
         return Joined(room.id, room.kind, seat, token)
@@ -359,12 +379,13 @@ class TableManager:
         except StorageError:
             raise UnknownTable(f"no table {table_id!r}") from None
         try:
-            kind, _ = room_kind(data.variant)
+            kind, _ = room_kind(data.variant, seats=len(data.seats))
             if data.deal_key is None and not data.practice and kind.takes_new_deal_key:
                 # A table of an older server, dealt from a seed that its records published: its next
                 # deals come from a new secret key.
                 data.deal_key = secrets.token_bytes(32).hex()
                 await self.db.run(self.repo.set_deal_key, table_id, data.deal_key)
+            data.tournament = await self.db.run(self.tournament_tables.holds_table, table_id)
             room = kind(self, data)
             repairs = room.replay_stored()
         except (BummerlError, ValueError) as exc:
@@ -542,11 +563,13 @@ class TableManager:
         raise StorageUnavailable(f"table {table_id} keeps moving between processes; try again")
 
     async def listing(self) -> list[dict[str, Any]]:
-        """The tables in play (``GET /api/tables``): of this process, and of every other live one."""
+        """The tables in play (``GET /api/tables``): of this process, and of every other live one; those whose
+        game runs first, each process's newest first."""
         found = self._listing()
         if self.cluster is not None:
             for part in await self.cluster.gather("listing"):
                 found.extend(part)
+        found.sort(key=lambda t: t["status"] == "game_over")  # stable: each part keeps its order
         return found
 
     async def table_game_summaries(self) -> list[dict[str, Any]]:
@@ -558,7 +581,9 @@ class TableManager:
         return found
 
     def _listing(self) -> list[dict[str, Any]]:
-        return [t.listing() for t in self.live() if t.dealt]
+        now = time.monotonic()
+        shown = sorted((t for t in self.live() if t.listed(now)), key=lambda t: t.moved or 0.0, reverse=True)
+        return [t.listing() for t in shown]
 
     def _table_game_summaries(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.live(LiveTableGame) if t.dealt]

@@ -39,10 +39,13 @@ __all__ = [
     "CreateTable",
     "CreateTableGame",
     "HelloMessage",
+    "HintMessage",
+    "HintsVoteMessage",
     "JoinTable",
     "NextGameMessage",
     "PingMessage",
     "PlayerName",
+    "ReviewMessage",
     "error_message",
     "parse_client_message",
     "player_name",
@@ -177,13 +180,45 @@ class PingMessage(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = HelloMessage | ActionMessage | NextGameMessage | PingMessage
+class HintMessage(BaseModel):
+    """Ask the expert for the seat's current decision (:mod:`bummerl.server.hints`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["hint"]
+
+
+class ReviewMessage(BaseModel):
+    """The learning mode: judge the seat's decision at ``ply`` (0-based) of game ``game_id`` on the table."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["review"]
+    ply: int = Field(ge=0, le=10_000)
+    game_id: int | None = Field(default=None, ge=1, le=2**63 - 1)
+
+
+class HintsVoteMessage(BaseModel):
+    """The seat's vote in the hints agreement of a table where several people play."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["hints"]
+    allow: bool
+
+
+ClientMessage = (
+    HelloMessage | ActionMessage | NextGameMessage | PingMessage | HintMessage | ReviewMessage | HintsVoteMessage
+)
 
 _BY_TYPE: dict[str, type[BaseModel]] = {
     "hello": HelloMessage,
     "action": ActionMessage,
     "next_game": NextGameMessage,
     "ping": PingMessage,
+    "hint": HintMessage,
+    "review": ReviewMessage,
+    "hints": HintsVoteMessage,
 }
 
 

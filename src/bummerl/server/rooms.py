@@ -44,24 +44,28 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from bummerl.actions import Action
-from bummerl.bots import bot_info, bot_names
+from bummerl.bots import bot_info, bot_names, bot_titles
 from bummerl.cards import Suit, marriage_value
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.events import Event, GameEnd, events_json
 from bummerl.rng import key_commitment
+from bummerl.server import hints
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
 from bummerl.server.messages import (
     ActionMessage,
     ClientError,
     HelloMessage,
+    HintMessage,
+    HintsVoteMessage,
     NextGameMessage,
     PingMessage,
+    ReviewMessage,
     error_message,
     parse_client_message,
 )
 from bummerl.server.scheduler import BotRequest
-from bummerl.server.storage import Lease, NotOwnerError, SeatData, StorageError, TableData
+from bummerl.server.storage import MATCH_OUTCOME, Lease, NotOwnerError, SeatData, StorageError, TableData
 from bummerl.variants import VARIANTS, Variant
 from bummerl.view_json import view_to_json
 
@@ -71,6 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOT_SEED",
+    "LISTED_AFTER_GAME",
     "MAX_QUEUED",
     "Closing",
     "Connection",
@@ -83,6 +88,7 @@ __all__ = [
     "handle_client_text",
     "invitations",
     "marriage_values",
+    "match_outcome",
     "public_events",
     "welcome_message",
 ]
@@ -96,6 +102,8 @@ MESSAGE_RATE = 10.0
 FRIEND = "friend"
 #: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
 BOT_SEED = 0x424F54
+#: Seconds a table stays in the list of tables to watch after the last move of a game that is over.
+LISTED_AFTER_GAME = 300.0
 
 
 def public_events(events: Iterable[Event]) -> list[dict[str, Any]]:
@@ -124,6 +132,28 @@ def marriage_values(trump: Suit | None) -> dict[str, int]:
     {'h': 40, 'd': 20, 'c': 20, 's': 20}
     """
     return {} if trump is None else {s.letter: marriage_value(s, trump) for s in Suit}
+
+
+def match_outcome(match: dict[str, Any]) -> dict[str, Any]:
+    """The verdict of a match as its ``match`` JSON (:meth:`Room.match_json`) says it: whether it is over, who won
+    it (``winners``: seats, or teams at Bauernschnapsen) and whether it was Schneider.
+
+    >>> match_outcome({"match_no": 2, "over": True, "winner": 1, "schneider": False, "standing": [3, 0]})
+    {'match_no': 2, 'over': True, 'winners': [1], 'schneider': False, 'winner': 1}
+    """
+    winners = match.get("winners")
+    if winners is None:
+        winner = match.get("winner")
+        winners = [] if winner is None else [winner]
+    out: dict[str, Any] = {
+        "match_no": match.get("match_no"),
+        "over": bool(match.get("over")),
+        "winners": list(winners),
+        "schneider": bool(match.get("schneider")),
+    }
+    if "winner" in match:
+        out["winner"] = match["winner"]
+    return out
 
 
 def invitations(seats: Iterable[SeatData]) -> dict[int, str]:
@@ -169,6 +199,8 @@ class Connection:
         self.hello = False
         #: How many of the room's events this client has been sent.
         self.cursor = 0
+        #: :meth:`Room.sheet_version` of the last Bummerl sheet this client was sent (``None``: none yet).
+        self.sheet_version: Any = None
         self.queue: asyncio.Queue[str | Closing] = asyncio.Queue()
         #: Messages refused for the rate (the socket closes after too many).
         self.refused = 0
@@ -275,8 +307,15 @@ class Room(abc.ABC):
         #: The client key of the creator (caps per client), ``None`` for a table loaded from the database.
         self.creator: str | None = None
         self.touched = time.monotonic()
+        #: When a card was last played or a game dealt here (``time.monotonic()``); ``None`` for a table loaded
+        #: from the database that has not moved since (the list of tables leaves it out once its game is over).
+        self.moved: float | None = None
         #: This process's hold on the table in cluster mode (every write is fenced by it); ``None`` alone.
         self.lease: Lease | None = None
+        #: Whether :attr:`events` holds the game on the table from its deal on (a table loaded from the
+        #: database holds none until :meth:`game_log` rebuilds them from the stored actions).
+        self.log_complete = False
+        self._sheet: tuple[Any, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------ the family (class level)
     @classmethod
@@ -332,6 +371,8 @@ class Room(abc.ABC):
             "target": cls.match_target(variant, None),
             "options": options_json(variant),
             "bots": bot_names(variant),
+            # The one display name of each bot, in German and English (the page shows no other).
+            "bot_titles": {name: bot_titles(name) for name in bot_names(variant)},
             "default_bot": cls.default_bot(config),
             **cls.variant_extra(variant),
         }
@@ -454,7 +495,20 @@ class Room(abc.ABC):
         """
         game = self.game
         self.events.extend(public_events(game.apply(action)))
-        return self.finish_game() if game.is_over else None
+        if not game.is_over:
+            return None
+        finished = self.finish_game()
+        # The match's verdict is stored beside the result (Repository.finish_game): a player's statistics count
+        # the Bummerl won from it (bummerl.server.players) without scoring the match again.
+        outcome = match_outcome(self.match_json())
+        # The seats of the winners (a team at Bauernschnapsen): a player's statistics look for their own.
+        outcome["seats"] = [s.seat for s in self.seats if self._side(s.seat) in outcome["winners"]]
+        return dataclasses.replace(finished, result={**finished.result, MATCH_OUTCOME: outcome})
+
+    def _side(self, seat: int) -> int:
+        """The side that ``seat`` scores for in the match: its team, or the seat itself."""
+        team = self.team(seat)
+        return seat if team is None else team
 
     @abc.abstractmethod
     def finish_game(self) -> FinishedGame:
@@ -486,6 +540,12 @@ class Room(abc.ABC):
     def team(self, seat: int) -> int | None:
         """The team of ``seat`` where seats play in teams, else ``None``."""
         return None
+
+    def game_seat(self, seat: int | None) -> int | None:
+        """The seat that the table's ``seat`` holds in the game on the table (``None``: a spectator).  The same
+        seat at every table but a Schnorps table of three or four (:mod:`bummerl.server.schnorps_tables`), where
+        two participants play each game and a waiting one holds none: ask this before reading a seat's view."""
+        return seat
 
     # ------------------------------------------------------------------- seats
     @property
@@ -521,6 +581,7 @@ class Room(abc.ABC):
                     "name": self.seat_name(s.seat),
                     "kind": "bot" if bot else "human",
                     "bot": s.bot if bot else None,
+                    "titles": bot_titles(s.bot) if bot and s.bot else None,
                     "joined": bot or s.kind != FRIEND or s.taken,
                     "connected": bot or s.seat in connected,
                     "team": self.team(s.seat),
@@ -574,25 +635,93 @@ class Room(abc.ABC):
             "game_id": self.game_id if self.dealt else None,
         }
 
+    def listed(self, now: float) -> bool:
+        """Whether the list of tables to watch shows this table at ``now`` (``time.monotonic()``): while it is
+        dealt and its game runs, and for :data:`LISTED_AFTER_GAME` seconds after its last move once the game is
+        over, so the list does not fill with tables whose players left long ago."""
+        if not self.dealt:
+            return False
+        if self.status != "game_over":
+            return True
+        return self.moved is not None and now - self.moved < LISTED_AFTER_GAME
+
     def listing(self) -> dict[str, Any]:
         """The table in the list of tables to watch (``GET /api/tables``)."""
+        players = self.players()
         return {
             "table_id": self.id,
             "kind": self.kind,
             "variant": self.variant.name,
             "title": self.variant.title,
             "seats": len(self.seats),
-            "players": [p["name"] for p in self.players()],
+            "players": [p["name"] for p in players],
+            # A bot's display names (``{"de", "en"}``), null for a human: the lobby names a bot as the table does.
+            "titles": [p["titles"] for p in players],
             "status": self.status,
             "standing": self.standing(),
         }
 
+    # ------------------------------------------------------------- the sheet and the log
+    def sheet_version(self) -> tuple[Any, ...]:
+        """What the Bummerl sheet depends on: it changes only when a game is dealt or ends, or a seat is taken."""
+        dealt = self.dealt
+        names = tuple(self.seat_name(s.seat) for s in self.seats)
+        return (self.game_id if dealt else None, dealt and self.game.is_over, names)
+
+    def sheet(self) -> dict[str, Any]:
+        """The table's Bummerl sheet (:func:`bummerl.server.sheet.sheet_json`), made once per :meth:`sheet_version`."""
+        from bummerl.server.sheet import sheet_json
+
+        version = self.sheet_version()
+        if self._sheet is None or self._sheet[0] != version:
+            self._sheet = (version, sheet_json(self))
+        return self._sheet[1]
+
+    def game_log(self) -> list[dict[str, Any]]:
+        """The events of the game on the table from its deal on, as the shared log holds them (a spectator's form,
+        :func:`public_events`): what a client that (re)connects is sent in its ``welcome`` (``log``).
+
+        A table loaded from the database has none in memory (its replay is no news); they are made again here
+        once, from the stored actions played through the engine on the same deal, with the room's own
+        ``game_start``, ``game_end`` and ``match_end`` made from the match's standing (the fields the page reads;
+        a ``game_start`` without the commitment, which the summary's ``deals`` keeps).  Call it under
+        :attr:`lock`, where every greeted client has been sent every event (each change is broadcast).
+        """
+        if not self.log_complete and self.dealt:
+            game = self.game
+            replay = type(game).from_deck(self.variant, game.deck, game.dealer)
+            match = self.match_json()
+            log: list[dict[str, Any]] = [
+                {
+                    "type": "game_start",
+                    "match_no": match.get("match_no"),
+                    "game_no": match.get("game_no"),
+                    "dealer": game.dealer,
+                    "game_id": self.game_id,
+                }
+            ]
+            for action in game.actions:
+                log.extend(public_events(replay.apply(action)))
+            over = self.game_over_json() if game.is_over else None
+            if over is not None:
+                log.append({"type": "game_end", "result": over["result"], "standing": self.standing()})
+                if match.get("over"):
+                    end: dict[str, Any] = {k: match[k] for k in ("winner", "winners", "schneider") if k in match}
+                    keys = [d["deal_key"] for d in self.deals_json() if d["deal_key"]]
+                    log.append({"type": "match_end", **end, **({"deal_key": keys[-1]} if keys else {})})
+            self.events[:] = log
+            for conn in self.connections:
+                conn.cursor = len(log)
+            self.log_complete = True
+        return list(self.events)
+
     # ----------------------------------------------------------------- messages
     def state_for(self, conn: Connection) -> dict[str, Any]:
-        """The ``state`` message of ``conn``, with the events it has not been sent yet."""
+        """The ``state`` message of ``conn``, with the events it has not been sent yet, and the Bummerl sheet
+        (``sheet``) when it changed since the last one ``conn`` was sent."""
         events = self.events[conn.cursor :]
         conn.cursor = len(self.events)
-        return {
+        state = {
             "type": "state",
             "seq": self.seq,
             "table_id": self.id,
@@ -605,6 +734,11 @@ class Room(abc.ABC):
             "players": self.players(),
             "events": events,
         }
+        state.update(hints.state_fields(self, conn))  # the hints agreement and the declare check
+        if self.dealt and conn.sheet_version != self.sheet_version():
+            state["sheet"] = self.sheet()
+            conn.sheet_version = self.sheet_version()
+        return state
 
     def send(self, conn: Connection, message: dict[str, Any]) -> None:
         tap = self.manager.tap
@@ -666,6 +800,7 @@ class Room(abc.ABC):
         finished = self.play(seat, action)
         if finished is not None:
             self.manager.store_result(finished)
+        self.moved = time.monotonic()
         self.touch()
         self.broadcast()
         self.manager.schedule_bot(self)
@@ -697,6 +832,8 @@ class Room(abc.ABC):
         for conn in self.connections:
             conn.cursor = 0
         deal.install(game_id)
+        self.log_complete = True
+        self.moved = time.monotonic()
         self.touch()
 
 
@@ -715,6 +852,9 @@ async def handle_client_text(room: Room, conn: Connection, text: str) -> None:
         return
     if not conn.hello:
         room.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
+        return
+    if isinstance(message, HintMessage | ReviewMessage | HintsVoteMessage):
+        await hints.handle(room, conn, message)  # computed off the table's lock, answered when ready
         return
     async with room.lock:
         try:
@@ -756,7 +896,9 @@ async def greet(room: Room, conn: Connection, seat: int | None, *, welcome: bool
     async with room.lock:
         conn.seat = seat
         conn.hello = True
+        room.game_log()  # a table loaded from the database makes its log again before anyone is sent it
         conn.cursor = len(room.events)
+        conn.sheet_version = None
         room.connections.add(conn)
         room.touch()
         if welcome:
@@ -777,6 +919,8 @@ def welcome_message(room: Room, conn: Connection) -> dict[str, Any]:
         "seat": conn.seat,
         "role": conn.role,
         "players": room.players(),
+        # The game on the table so far, as the log shows it: a reloaded page tells what happened again.
+        "log": room.game_log(),
     }
 
 

@@ -54,6 +54,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     false,
     func,
@@ -70,6 +71,7 @@ from sqlalchemy.pool import StaticPool
 from bummerl.server import migrations
 
 __all__ = [
+    "MATCH_OUTCOME",
     "ActionConflictError",
     "GameData",
     "Lease",
@@ -85,6 +87,8 @@ __all__ = [
 ]
 
 
+#: The key of a finished game's result under which a room hands the match's verdict to :meth:`Repository.finish_game`.
+MATCH_OUTCOME = "match"
 #: Seconds :meth:`Repository.create_schema` keeps trying while another process holds SQLite's write lock.
 SCHEMA_LOCK_WAIT = 60.0
 
@@ -170,6 +174,16 @@ class _GameRow(_Base):
     analysis_status: Mapped[str | None] = mapped_column(String(16), nullable=True)
     started_at: Mapped[str] = mapped_column(String(32))
     finished_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class _OutcomeRow(_Base):
+    """The verdict of a game's match once the game was scored (revision 0008; none for older games)."""
+
+    __tablename__ = "bummerl_game_outcomes"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
+    #: JSON: whether the match is over, its winners and their seats, Schneider (``rooms.match_outcome``).
+    outcome: Mapped[str] = mapped_column(Text)
 
 
 class _ActionRow(_Base):
@@ -316,6 +330,9 @@ class TableData:
     games: list[GameData] = dataclasses.field(default_factory=list)
     deal_key: str | None = None
     practice: bool = False
+    #: Whether a web tournament plays at this table (set by the manager when it loads the table): such a table
+    #: gives no hints, whoever sits at it (:mod:`bummerl.server.hints`).
+    tournament: bool = False
 
 
 def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
@@ -612,8 +629,12 @@ class Repository:
 
         A database failure raises :class:`StorageError`.  Nothing is lost by it:
         every action is stored, so loading the table again recomputes and stores
-        the result (:meth:`~bummerl.server.tables.TableManager.load`).
+        the result (:meth:`~bummerl.server.tables.TableManager.load`).  The match's
+        verdict that a room adds under :data:`MATCH_OUTCOME` (:meth:`~bummerl.server.rooms.Room.play`) is kept in
+        its own table (``bummerl_game_outcomes``): the stored result stays the game's own, as ``game_over`` told it.
         """
+        result = dict(result)
+        outcome = result.pop(MATCH_OUTCOME, None)
         try:
             with self.engine.begin() as s:
                 s.execute(
@@ -621,6 +642,9 @@ class Repository:
                     .where(_GameRow.id == game_id)
                     .values(finished=True, result=json.dumps(result), record=record, finished_at=now())
                 )
+                if outcome is not None:
+                    s.execute(delete(_OutcomeRow).where(_OutcomeRow.game_id == game_id))
+                    s.execute(insert(_OutcomeRow).values(game_id=game_id, outcome=json.dumps(outcome)))
         except DBAPIError as exc:
             raise StorageError(f"game {game_id}, result: {type(exc.orig).__name__}: {exc.orig}") from exc
 

@@ -35,6 +35,7 @@ from bummerl.match import DEFAULT_TARGET, Match, Session
 from bummerl.protocol import result_to_json, variant_to_json, view_to_json
 from bummerl.record import GameRecord, MatchRecord, dumps
 from bummerl.rng import derive_seed, key_commitment
+from bummerl.schnorps_round import participant_counts
 from bummerl.server.config import ServerConfig
 from bummerl.server.messages import spectator_view
 from bummerl.server.rooms import BOT_SEED, Deal, FinishedGame, Room
@@ -87,7 +88,12 @@ class LiveTable(Room):
 
     @classmethod
     def variant_extra(cls, variant: TwoPlayerVariant) -> dict[str, Any]:
-        return {"match_kind": variant.match_kind, "show_points": variant.show_points}
+        # participants: Schnorps is played by 2, 3 or 4 (seeds/001; bummerl.server.schnorps_tables).
+        return {
+            "match_kind": variant.match_kind,
+            "show_points": variant.show_points,
+            "participants": list(participant_counts(variant)),
+        }
 
     @classmethod
     def record_json(cls, text: str) -> str:

@@ -270,6 +270,12 @@ class TournamentStore:
             )
         return int(count or 0)
 
+    def holds_table(self, table_id: str) -> bool:
+        """Whether a round of any tournament plays at the web table ``table_id``."""
+        with self._sessions() as s:
+            found = s.scalar(select(_TableRow.table_id).where(_TableRow.table_id == table_id).limit(1))
+        return found is not None
+
     def running(self) -> list[str]:
         """The ids of the tournaments being played."""
         with self._sessions() as s:

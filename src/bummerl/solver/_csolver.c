@@ -40,6 +40,7 @@
 #define F_UNDECLARED_SIXTY_SIX 512
 #define F_LAST_TRICK_AUGEN 1024
 #define F_COUNT_AFTER_CLOSING 2048
+#define F_CLOSE_WITH_ONE_FACE_DOWN 4096 /* option close_min_facedown=1 (default 2) */
 
 #define SCORING_STANDARD 0
 #define SCORING_MARKEN 1
@@ -222,7 +223,8 @@ static int gen_moves(const State *s, uint8_t *moves)
         if (x >= 0 && ((h >> x) & 1) && (s->fl || (f & F_EXCHANGE_BEFORE_FIRST_LEAD)) &&
             (s->t >= 2 || (f & F_EXCHANGE_WITH_ONE_FACE_DOWN)) && (has_trick || !(f & F_EXCHANGE_NEEDS_TRICK)))
             moves[n++] = EXCHANGE_CODE;
-        if (s->t >= 2 && (has_trick || !(f & F_CLOSE_NEEDS_TRICK))) moves[n++] = CLOSE_CODE;
+        if ((s->t >= 2 || (f & F_CLOSE_WITH_ONE_FACE_DOWN)) && (has_trick || !(f & F_CLOSE_NEEDS_TRICK)))
+            moves[n++] = CLOSE_CODE;
     }
     int declare = has_trick && !(f & F_AUTO_DECLARE);
     if ((f & F_MARRIAGES) && (s->t > 0 || (f & F_MARRIAGE_AFTER_TALON)) && (has_trick || (f & F_MARRIAGE_BEFORE_TRICK))) {

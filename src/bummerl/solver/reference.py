@@ -343,7 +343,7 @@ def legal_codes(solver: ReferenceSolver, s: State) -> list[int]:
             and (has_trick or not r.exchange_needs_trick)
         ):
             codes.append(EXCHANGE_CODE)
-        if t >= 2 and (has_trick or not r.close_needs_trick):
+        if t >= r.close_min_facedown and (has_trick or not r.close_needs_trick):
             codes.append(CLOSE_CODE)
     declare = has_trick and not r.auto_declare
     # Marriages end with an exhausted talon where the variant says so; closing

@@ -94,6 +94,7 @@ _F_AUTO_DECLARE = 256
 _F_UNDECLARED_SIXTY_SIX = 512
 _F_LAST_TRICK_AUGEN = 1024
 _F_COUNT_AFTER_CLOSING = 2048
+_F_CLOSE_WITH_ONE_FACE_DOWN = 4096
 
 
 class SearchLimitExceeded(RuntimeError):
@@ -115,6 +116,8 @@ class Rules:
     exchange_with_one_face_down: bool
     exchange_needs_trick: bool
     close_needs_trick: bool
+    #: Face-down cards needed above the trump card to close (the option ``close_min_facedown``: 2 or 1).
+    close_min_facedown: int
     marriages: bool
     marriage_before_trick: bool
     marriage_king_only: bool
@@ -142,6 +145,7 @@ class Rules:
             exchange_with_one_face_down=v.exchange_with_one_face_down,
             exchange_needs_trick=v.exchange_needs_trick,
             close_needs_trick=v.close_needs_trick,
+            close_min_facedown=v.close_min_facedown,
             marriages=v.marriages,
             marriage_before_trick=v.marriage_before_trick,
             marriage_king_only=v.marriage_king_only,
@@ -173,6 +177,7 @@ class Rules:
             (_F_UNDECLARED_SIXTY_SIX, self.undeclared_sixty_six),
             (_F_LAST_TRICK_AUGEN, self.last_trick_augen),
             (_F_COUNT_AFTER_CLOSING, self.count_after_closing),
+            (_F_CLOSE_WITH_ONE_FACE_DOWN, self.close_min_facedown == 1),
         ):
             if on:
                 flags |= bit

@@ -147,6 +147,8 @@ _OPTIONS_DOC: dict[str, str] = {
 }
 #: Options that only a game with a talon has.
 _TALON_OPTIONS = ("raise_after_talon", "may_skip_talon")
+#: Options that only a game with partners has (four players): Dreierschnapsen does not offer them.
+_PARTNER_OPTIONS = ("bettler_partner_plays", "gang_partner_plays")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -15,12 +15,17 @@ and Herrenschnapser: played out, a full suit and the sixth trick).
 (3, 6, 2, 4)
 >>> v.contract("farbenring").goal.value
 'all_tricks'
+
+Its options are those of Bauernschnapsen without the partner's (three players have none) and with the talon's:
+
+>>> "gang_partner_plays" in v.OPTIONS, "may_skip_talon" in v.OPTIONS
+(False, True)
 """
 
 from __future__ import annotations
 
 from bummerl.variants.base import register_base
-from bummerl.variants.bauernschnapsen import _OPTIONS_DOC, TableVariant
+from bummerl.variants.bauernschnapsen import _OPTIONS_DOC, _PARTNER_OPTIONS, TableVariant
 
 __all__ = ["DREIERSCHNAPSEN"]
 
@@ -31,6 +36,7 @@ DREIERSCHNAPSEN = TableVariant(
     players=3,
     hand_size=6,
     talon_size=2,
-    OPTIONS=tuple(_OPTIONS_DOC),
+    # Every option of the table games but the partner's: with three players nobody has a partner.
+    OPTIONS=tuple(k for k in _OPTIONS_DOC if k not in _PARTNER_OPTIONS),
 )
 register_base(DREIERSCHNAPSEN)

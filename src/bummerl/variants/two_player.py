@@ -11,6 +11,8 @@ Every field cites the sentence it comes from; ``docs/rules.md`` lists them all.
 (True, 'schnapsen')
 >>> v.options()
 {'count_after_closing': True}
+>>> SCHNAPSEN.with_options(close_min_facedown="1").options()
+{'close_min_facedown': 1}
 >>> SCHNAPSEN.with_options(colour="blue")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -108,6 +110,10 @@ _OPTIONS_DOC = {
     ),
     "marriages": "Schnorps: marriages allowed (seeds/001: 'Die Mariagen werden während des Spiels vorgezeigt')",
     "trump_exchange": "Schnorps: robbing the trump card with the trump Seven (seeds/001: 'rauben')",
+    "close_min_facedown": (
+        "face-down cards that must lie above the trump card to close (Zudrehen, Decken): 2 (seeds/003, the"
+        " default) or 1 (house rule of Tompa's books and several apps: closing with one card left)"
+    ),
 }
 
 
@@ -170,15 +176,25 @@ class TwoPlayerVariant(Variant):
     auto_declare: bool = False
     last_trick_scoring: str = "one"
     count_after_closing: bool = False
+    #: Face-down cards that must lie above the trump card for closing (Zudrehen, Schnorps: Decken).
+    #: RULES.md: "while at least two face-down cards remain above the trump card" (seeds/003: "Liegt nur
+    #: mehr eine Karte als Talon auf der offenen Trumpfkarte, darf man austauschen, jedoch nicht zudreuen");
+    #: 1 is the house rule of Tompa's Schnapsen books and several apps.  Read only by
+    #: :func:`bummerl.two_player.close_refusal` (and mirrored by the solver).
+    close_min_facedown: int = 2
 
     #: Names of the fields a user may set with :meth:`with_options`.
     OPTIONS: tuple[str, ...] = dataclasses.field(
-        default=("auto_declare", "count_after_closing", "last_trick_scoring"), repr=False, compare=False
+        default=("auto_declare", "count_after_closing", "last_trick_scoring", "close_min_facedown"),
+        repr=False,
+        compare=False,
     )
 
     def __post_init__(self) -> None:
         if self.last_trick_scoring not in ("one", "augen"):
             raise UnknownVariantError(f"last_trick_scoring must be 'one' or 'augen', not {self.last_trick_scoring!r}")
+        if type(self.close_min_facedown) is not int or self.close_min_facedown not in (1, 2):
+            raise UnknownVariantError(f"close_min_facedown must be 1 or 2, not {self.close_min_facedown!r}")
         # A variant built by hand (dataclasses.replace) must still describe a deal the
         # engine can play: say what is wrong here, not deep inside a game.
         if self.deck_size not in (20, 24, 32):
@@ -350,7 +366,7 @@ class SchnorpsVariant(TwoPlayerVariant):
     undeclared_end: str = "sixty_six"
     match_kind: str = "marken"
     OPTIONS: tuple[str, ...] = dataclasses.field(
-        default=("auto_declare", "marriages", "trump_exchange"), repr=False, compare=False
+        default=("auto_declare", "marriages", "trump_exchange", "close_min_facedown"), repr=False, compare=False
     )
 
     def score_declaration(self, game: ScoringState, declarer: int) -> GameResult:
@@ -424,7 +440,7 @@ SECHSUNDSECHZIG = TwoPlayerVariant(
     undeclared_end="sixty_six",
     # The last trick decides nothing by itself here (66 does), so last_trick_scoring
     # would change nothing: not an option of this variant.
-    OPTIONS=("auto_declare", "count_after_closing"),
+    OPTIONS=("auto_declare", "count_after_closing", "close_min_facedown"),
 )
 
 SCHNORPS = SchnorpsVariant()

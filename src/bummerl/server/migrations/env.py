@@ -14,7 +14,8 @@ from alembic import context
 from alembic.util import CommandError
 
 # The models' metadata: `revision --autogenerate` and the tests compare the migrated database with it.
-# The tournaments' tables join it when their module is imported.
+# The tournaments' and the players' tables join it when their modules are imported.
+import bummerl.server.players
 import bummerl.server.tournament_store  # noqa: F401
 from bummerl.server.storage import _Base
 

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Path, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.requests import HTTPConnection
 
+from bummerl.bots import bot_titles
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
 from bummerl.record import GameRecord
@@ -56,7 +57,14 @@ def _summary(game: GameData, table: TableData) -> dict[str, Any]:
         "game_no": game.game_no + 1,
         "players": [s.shown_name for s in table.seats],
         "seats": [
-            {"seat": s.seat, "name": s.shown_name, "kind": "bot" if s.kind == "bot" else "human", "bot": s.bot}
+            {
+                "seat": s.seat,
+                "name": s.shown_name,
+                "kind": "bot" if s.kind == "bot" else "human",
+                "bot": s.bot,
+                # A bot's one display name, as the lobby and the table show it.
+                "titles": bot_titles(s.bot) if s.kind == "bot" and s.bot else None,
+            }
             for s in table.seats
         ],
         "dealer": game.dealer,

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from bummerl.bots import bot_info, bot_names
+from bummerl.bots import bot_info, bot_names, bot_titles
 from bummerl.server.config import ServerConfig
 from bummerl.server.manager import ROOM_KINDS
 from bummerl.server.routes.deps import PartsDep, rate_limited
@@ -56,6 +56,7 @@ async def get_bots(p: PartsDep) -> dict[str, Any]:
             {
                 "name": n,
                 "description": bot_info(n).description,
+                "titles": bot_titles(n),
                 "variants": [v.name for v in variants if n in bot_names(v)],
             }
             for n in bot_names()

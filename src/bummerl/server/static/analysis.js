@@ -5,7 +5,9 @@
 //   (a table game's page passes `say: (token) => words` for its actions: bids, Kontra, the talon)
 //   poller.stop();
 //
-// The server computes the analysis after the game (202 while it runs); the page asks again every 2 s.
+// The server computes the analysis after the game (202 while it runs); the page asks again every 2 s. Each flagged
+// decision links to the replay at that moment (`#/replay/GAME?step=N`: the position before decision N, see
+// replayStep); the replay page itself passes `jump(index)` to step there without leaving the page.
 
 import { api } from "./api.js";
 import { has, t } from "./i18n.js";
@@ -56,12 +58,26 @@ export class AnalysisPoller {
   }
 }
 
+/** The game id of an analysis address (`/api/games/7/analysis` -> "7"), or null. */
+function gameOf(url) {
+  const found = /\/api\/games\/(\d+)\/analysis/.exec(url || "");
+  return found ? found[1] : null;
+}
+
+/**
+ * The replay's address at the moment of decision `index` (0-based, as the analysis counts them): its step `index`
+ * is the position after `index` actions, the one the player decided in.
+ */
+export function replayStep(gameId, index) {
+  return `#/replay/${encodeURIComponent(gameId)}?step=${index}`;
+}
+
 /** The analysis section: "still thinking", the failure, or each player's mistakes with the better move. */
 export function analysisBlock(poller, options) {
   const box = h("div", { class: "analysis" }, h("h3", {}, t("analysis")));
   if (!poller || poller.status === "running") box.append(h("p", { class: "muted" }, t("analysis_running")));
   else if (poller.status === "failed") box.append(h("p", { class: "muted" }, t("analysis_failed", { message: poller.message || "" })));
-  else box.append(analysisList(poller.data, options));
+  else box.append(analysisList(poller.data, { gameId: gameOf(poller.url), ...options }));
   return box;
 }
 
@@ -71,7 +87,7 @@ export function analysisBlock(poller, options) {
  * the mistakes with the better move, and every move with its verdict. `say(token)` puts an action in words
  * (default: a two-player action, with `marriages` the server's marriage values).
  */
-export function analysisList(data, { faces, lang, marriages, person, say = null }) {
+export function analysisList(data, { faces, lang, marriages, person, say = null, gameId = null, jump = null }) {
   const words = say || ((token) => actionText(token, { faces, lang, marriages }));
   const box = h("div", { class: "analysis-list" });
   const decisions = (data && data.decisions) || [];
@@ -86,10 +102,29 @@ export function analysisList(data, { faces, lang, marriages, person, say = null 
   else {
     const list = h("ul", { class: "mistakes" });
     for (const d of mistakes) {
+      // The flagged decision opens the replay at its moment (or steps there, on the replay page).
+      const link =
+        gameId === null || gameId === undefined
+          ? null
+          : h(
+              "a",
+              {
+                href: replayStep(gameId, d.index),
+                class: "jump",
+                dataset: { step: String(d.index) },
+                onclick: jump
+                  ? (e) => {
+                      e.preventDefault();
+                      jump(d.index);
+                    }
+                  : null,
+              },
+              t("analysis_jump"),
+            );
       list.append(
         h(
           "li",
-          {},
+          { dataset: { index: String(d.index), seat: String(d.player) } },
           t("analysis_line", {
             ...person(d.player),
             n: d.index + 1,
@@ -97,6 +132,8 @@ export function analysisList(data, { faces, lang, marriages, person, say = null 
             best: words(d.best),
             loss: Number(d.loss).toFixed(2),
           }),
+          link ? " " : null,
+          link,
         ),
       );
     }

@@ -8,6 +8,8 @@
 //   #/watch/ID       watch a table (never uses a seat token)
 //   #/tgame/ID, #/tgame-watch/ID   old addresses of three- and four-player tables: rewritten to the two above
 //   #/history        finished games of every variant
+//   #/me             this browser's player: statistics, a code for another device (profile.js)
+//   #/rules/VARIANT  the rules of a variant, with a table's house rules as `?option=value&table=ID` (rules.js)
 //   #/replay/ID      replay one game step by step
 //   #/tournaments/…  tournaments: make one, join one by its link, follow one (tournament.js)
 //
@@ -16,10 +18,14 @@
 import { TableSocket, api, prefs, seats } from "./api.js";
 import { has, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
-import { cardFace, h } from "./render.js";
+import { ProfilePage, claimSeat } from "./profile.js";
+import { motionControls } from "./motion.js";
+import { botName, cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
+import { RulesPage, rulesHref, rulesLink } from "./rules.js";
 import { TablePage } from "./table.js";
 import { TableGamePage } from "./tablegame.js";
+import { SchnorpsPage, participantsField, seatCount } from "./schnorps.js";
 import { TournamentRoute } from "./tournament.js";
 
 const ctx = {
@@ -42,6 +48,8 @@ function renderHeader() {
     h("a", { href: "#/", "data-i18n": "nav_new" }, t("nav_new")),
     h("a", { href: "#/tournaments", "data-i18n": "nav_tournaments" }, t("nav_tournaments")),
     h("a", { href: "#/history", "data-i18n": "nav_history" }, t("nav_history")),
+    h("a", { href: "#/me", "data-i18n": "nav_me" }, t("nav_me")),
+    h("a", { href: "#/rules", "data-i18n": "nav_rules" }, t("nav_rules")),
   );
   const prefsBox = document.getElementById("prefs");
   const langSelect = h(
@@ -63,6 +71,11 @@ function renderHeader() {
     langSelect,
     h("label", { for: "faces-select" }, t("faces"), " "),
     facesSelect,
+    // Animations and sounds (motion.js): switched here, remembered in the browser.
+    ...motionControls(() => {
+      renderHeader();
+      if (page) page.render();
+    }),
   );
 }
 
@@ -172,10 +185,15 @@ class LobbyPage {
     return this.form.seats[`${v.name}.${seat}`] || v.default_bot;
   }
 
-  botLabel(name) {
-    if (has(`bot_${name}`)) return t(`bot_${name}`);
+  /** A bot of variant `v` as the server names it: "Computer (Stark)", the same as at the table and in the history. */
+  botLabel(v, name) {
+    return botName({ bot: name, titles: (v.bot_titles || {})[name] });
+  }
+
+  /** What the server says a bot does (its English description), for the option's tooltip. */
+  botHelp(name) {
     const b = ((this.bots && this.bots.bots) || []).find((x) => x.name === name);
-    return b && b.description ? `${name} – ${b.description}` : name;
+    return b ? b.description : null;
   }
 
   async start(event) {
@@ -184,7 +202,7 @@ class LobbyPage {
     const v = this.variant();
     if (!v) return;
     const others = [];
-    for (let seat = 1; seat < v.players; seat++) others.push(this.seatChoice(v, seat));
+    for (let seat = 1; seat < seatCount(v, this.form); seat++) others.push(this.seatChoice(v, seat));
     const body = { variant: v.name, options: chosenOptions(v, this.form.options), seats: others, name: this.form.name || t("default_name") };
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
     if (this.form.target !== "" && v.match_kind === "marken") body.target = Number(this.form.target);
@@ -201,7 +219,7 @@ class LobbyPage {
         variant: v.name,
         invite_url: data.invite_url || null,
         invite_urls: data.invite_urls || {},
-        opponent: v.players === 2 ? others[0] : null,
+        opponent: others.length === 1 ? others[0] : null,
       });
       location.hash = `#/table/${data.table_id}`;
     } catch (err) {
@@ -241,12 +259,12 @@ class LobbyPage {
 
   /** Who sits at the other seats: one choice per seat (a bot of this variant or an invited friend). */
   renderSeats(v) {
-    const two = v.players === 2;
+    const two = seatCount(v, this.form) === 2;
     const box = h("fieldset", { class: "options seats" }, h("legend", {}, two ? t("opponent") : t("seats_heading")));
-    for (let seat = 1; seat < v.players; seat++) {
+    for (let seat = 1; seat < seatCount(v, this.form); seat++) {
       const id = `seat-${seat}`;
       const select = h("select", { id, name: id, onchange: (e) => (this.form.seats[`${v.name}.${seat}`] = e.target.value) });
-      for (const b of v.bots) select.append(h("option", { value: b }, t("bot_option", { name: this.botLabel(b) })));
+      for (const b of v.bots) select.append(h("option", { value: b, title: this.botHelp(b) }, this.botLabel(v, b)));
       select.append(h("option", { value: "friend" }, t("opponent_friend")));
       select.value = this.seatChoice(v, seat);
       const partner = v.teams && seat === 2 ? ` ${t("seat_partner_note")}` : "";
@@ -270,7 +288,13 @@ class LobbyPage {
     );
   }
 
+  /** Left for another page: an answer still on its way must not draw the lobby over that page. */
+  destroy() {
+    this.gone = true;
+  }
+
   render() {
+    if (this.gone) return;
     const f = this.form;
     const section = h("section", { class: "lobby" });
     const form = h(
@@ -293,6 +317,13 @@ class LobbyPage {
       return;
     }
     form.append(this.renderVariants());
+    // The rules of the chosen variant with the options chosen when the link is followed (rules.js).
+    const rules = rulesLink(v.name, { id: "lobby-rules", text: t("rules_of", { variant: this.title(v.name) }) });
+    rules.addEventListener("click", () => (rules.href = rulesHref(v.name, { options: chosenOptions(v, this.form.options) })));
+    form.append(h("p", { class: "lobby-rules" }, rules));
+    // Schnorps for three or four (schnorps.js): how many take part, then their seats.
+    const participants = participantsField(v, this.form, () => this.render());
+    if (participants) form.append(participants);
     form.append(this.renderSeats(v));
     const options = this.renderOptions(v);
     if (options) form.append(options);
@@ -366,7 +397,11 @@ class LobbyPage {
     else {
       const list = h("ul", { class: "table-list" });
       for (const table of this.live.slice(0, 20)) {
-        const players = (table.players || []).map((p) => (typeof p === "string" ? p : p.name) || "…").join(" – ");
+        // A bot by its one name ("Computer (Stark)"), as at the table: the server gives its titles per seat.
+        const titles = table.titles || [];
+        const players = (table.players || [])
+          .map((p, i) => (titles[i] ? botName({ bot: p, titles: titles[i] }) : (typeof p === "string" ? p : p.name) || "…"))
+          .join(" – ");
         list.append(h("li", {}, h("a", { href: `#/watch/${table.table_id}`, dataset: { kind: table.kind } }, `${t("watch")}: ${this.title(table.variant)} · ${players}`)));
       }
       live.append(list);
@@ -392,6 +427,8 @@ class TableRoute {
     this.pending = [];
     this.status = ["connecting", {}];
     const saved = spectator ? null : seats.get(tableId);
+    // The seat is recorded for this browser's player once (its statistics count the games here): profile.js.
+    if (saved) claimSeat(tableId);
     this.socket = new TableSocket(tableId, saved ? saved.token : null, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (kind, info) => {
@@ -413,7 +450,7 @@ class TableRoute {
     }
     this.pending.push(message);
     if (!message.kind) return;
-    const Page = message.kind === "table_game" ? TableGamePage : TablePage;
+    const Page = { table_game: TableGamePage, schnorps_round: SchnorpsPage }[message.kind] || TablePage;
     this.page = new Page(this.el, this.tableId, { spectator: this.spectator, ctx: this.ctx, socket: this.socket });
     this.page.onStatus(...this.status);
     for (const m of this.pending) this.page.onMessage(m);
@@ -493,7 +530,7 @@ class HistoryPage {
   /** Who sat at `seat` of game `g`: a bot by its level, a player by name. */
   name(g, seat) {
     const s = (g.seats || [])[seat];
-    if (s && s.kind === "bot") return t("computer_named", { bot: s.bot || s.name });
+    if (s && s.kind === "bot") return botName(s);
     const p = (g.players || [])[seat];
     const name = typeof p === "string" ? p : p && p.name;
     return name || t("seat_n", { n: seat + 1 });
@@ -516,7 +553,13 @@ class HistoryPage {
     return `${this.name(g, r.winner)} +${r.points} (${(r.augen || []).join(":")})`;
   }
 
+  /** Left for another page: an answer still on its way must not draw the history over that page. */
+  destroy() {
+    this.gone = true;
+  }
+
   render() {
+    if (this.gone) return;
     const box = h("section", { class: "panel history" }, h("h1", {}, t("history_heading")));
     if (this.error) box.append(h("p", { class: "notice error" }, t("error", { message: this.error })));
     if (!this.games) box.append(h("p", {}, t("connecting")));
@@ -525,6 +568,8 @@ class HistoryPage {
       const rows = this.games.map((g) => {
         const players = (g.players || []).map((_, seat) => this.name(g, seat)).join(" – ");
         const links = [h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link", download: "" }, t("record"))];
+        // The table's Bummerl sheet (JSON), kept with the records (sheet.js shows it at the table).
+        links.push(" · ", h("a", { href: `/api/tables/${encodeURIComponent(g.table_id)}/sheet`, class: "sheet-link", download: `bummerl-sheet-${g.table_id}.json` }, t("sc_heading")));
         // Replays and analyses are there for the games the server says so (two-player games, for now).
         if (g.replay) links.unshift(h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")), " · ");
         const when = g.finished_at || g.started_at;
@@ -593,6 +638,8 @@ function route() {
   else if (what === "table" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: false, ctx });
   else if (what === "watch" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
+  else if (what === "me") page = new ProfilePage(el, { ctx });
+  else if (what === "rules") page = new RulesPage(el, hash.slice("rules/".length), { ctx });
   else if (what === "replay" && id) page = new ReplayPage(el, decodeURIComponent(id), { ctx });
   else if (what === "tournaments") page = new TournamentRoute(el, hash.split("/").slice(1));
   else page = new LobbyPage(el);

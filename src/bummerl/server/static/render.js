@@ -6,8 +6,9 @@
 // Cards are real <button>s (when they can be played) or role="img" elements, each with an aria-label that
 // names the card in the page's language and faces.
 
+import { api } from "./api.js";
 import { backSvg, cardName, cardSvg, suitName, suitSvg } from "./cards.js";
-import { has, t } from "./i18n.js";
+import { getLang, has, t } from "./i18n.js";
 
 /** Create an element: h("button", { class: "x", onclick: f, "aria-label": "..." }, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -172,4 +173,99 @@ export function reasonText(result, { person, closedBy, variant }) {
     default:
       return result.reason;
   }
+}
+
+// ------------------------------------------------------------------ names of bots, variants and house rules
+/**
+ * A bot's one display name in the page's language, from the server (`titles`: `{"de", "en"}` of a seat, of
+ * `GET /api/variants`' `bot_titles` or `GET /api/bots`); the bot's id where the server gives none.
+ */
+export function botTitle(titles, fallback = "") {
+  const lang = getLang();
+  return (titles && (titles[lang] || titles.en)) || fallback || "";
+}
+
+/** How the page calls a seat a bot holds, everywhere (lobby, table, history): "Computer (Stark)". */
+export function botName(player) {
+  return t("computer_named", { bot: botTitle(player && player.titles, player && (player.bot || player.name)) });
+}
+
+let variantsAsked = null;
+
+/** Every variant as `GET /api/variants` describes it (asked once per page load; `[]` if the server fails). */
+export function variantList() {
+  if (!variantsAsked) {
+    variantsAsked = api("GET", "/api/variants")
+      .then(({ data }) => data || [])
+      .catch(() => {
+        variantsAsked = null;
+        return [];
+      });
+  }
+  return variantsAsked;
+}
+
+/** A variant's title in the page's language (the server's title where the page has no words of its own). */
+export function variantTitle(name, variants = []) {
+  if (has(`variant_title_${name}`)) return t(`variant_title_${name}`);
+  const v = variants.find((x) => x.name === name);
+  return v ? v.title : name || "";
+}
+
+/** An option's name in words: the page's label where it has one, else the server's name. */
+export function optionText(name) {
+  return has(`opt_${name}`) ? t(`opt_${name}`) : name.replaceAll("_", " ");
+}
+
+/** The options that differ from the defaults (`view.variant.options`) in words: "Mit Bettler: nein", ... */
+export function houseRules(options) {
+  return Object.entries(options || {}).map(([name, value]) => {
+    if (value === true) return optionText(name);
+    if (value === false) return `${optionText(name)}: ${t("opt_false")}`;
+    const key = `opt_${name}.${value}`;
+    return `${optionText(name)}: ${has(key) ? t(key) : String(value)}`;
+  });
+}
+
+/**
+ * The table's variant and house rules in one line for its header: "Schnapsen (weich) · Hausregeln: ...".
+ * `variants`: `GET /api/variants` (for the two-player titles), `variant`: the state's `view.variant`.
+ */
+export function variantLine(variant, variants) {
+  if (!variant) return null;
+  const rules = houseRules(variant.options);
+  return h(
+    "div",
+    { class: "variant-line", id: "variant-line" },
+    h("strong", {}, variantTitle(variant.name, variants)),
+    " · ",
+    h("span", { class: "house-rules-line" }, rules.length ? t("d_house_rules", { rules: rules.join(" · ") }) : t("d_standard_rules")),
+  );
+}
+
+// ------------------------------------------------------------------ banners of a table
+/**
+ * The table's banners: the own connection lost (retrying, with "reconnect now"), an error, and every other human
+ * seat that is not connected (`players` of the state): one look tells why the game does not go on.
+ */
+export function tableBanners({ connection, seconds = 0, onReconnect, error = null, players = [], mySeat = null, name }) {
+  const out = [];
+  if (connection === "retry") {
+    out.push(
+      h(
+        "div",
+        { class: "banner warn", role: "status" },
+        t("reconnecting", { s: seconds }),
+        " ",
+        h("button", { type: "button", onclick: onReconnect }, t("reconnect_now")),
+      ),
+    );
+  }
+  if (error) out.push(h("div", { class: "banner error", role: "alert" }, t("error", { message: error })));
+  for (const p of players || []) {
+    if (p.kind !== "human" || !p.joined || p.connected || p.seat === mySeat) continue;
+    out.push(h("div", { class: "banner warn offline", role: "status", dataset: { offline: String(p.seat) } }, t("d_offline", { name: name(p.seat) })));
+  }
+  if (!out.length) out.push(h("div", { class: "banner hidden", "aria-hidden": "true" }));
+  return out;
 }

@@ -1,19 +1,23 @@
 // Replay of a finished game of any variant: step through its actions with every card open
 // (GET /api/games/{id}/replay).
 //
-//   const page = new ReplayPage(root, gameId, { ctx });
+//   const page = new ReplayPage(root, gameId, { ctx });          // gameId may carry "?step=N" (#/replay/7?step=12)
 //   page.onKey(event)   // ← → Home End
+//
+// `?step=N` opens the replay at step N: the position in which decision N (0-based, as the analysis counts) was taken;
+// the analysis's flagged decisions link there, and the step of a flagged decision says so above the board.
 //
 // The server sends replays only for finished games, so nothing hidden is shown here. A two-player game is drawn
 // here; a three- or four-player game (the replay's `kind` is "table_game") with the live table's drawing
 // functions (tablegame.js): each step's board has the fields of a table view, and every hand is open.
 
-import { AnalysisPoller, analysisBlock } from "./analysis.js";
+import { AnalysisPoller, analysisBlock, replayStep } from "./analysis.js";
 import { api } from "./api.js";
 import { cardName, suitName } from "./cards.js";
 import { t } from "./i18n.js";
 import {
   actionText,
+  botName,
   cardBack,
   cardFace,
   h,
@@ -28,7 +32,11 @@ import { eventText, lastBid, positions, resultText, seatTags, statusParts, token
 export class ReplayPage {
   constructor(root, gameId, { ctx }) {
     this.root = root;
-    this.gameId = gameId;
+    const [id, query] = String(gameId).split("?");
+    this.gameId = id;
+    // The step to open at (#/replay/ID?step=N), else the deal.
+    const step = Number(new URLSearchParams(query || "").get("step"));
+    this.startStep = Number.isInteger(step) && step > 0 ? step : 0;
     this.ctx = ctx;
     this.steps = null;
     this.game = null;
@@ -60,7 +68,7 @@ export class ReplayPage {
       this.kind = replay.data.kind || "two_player";
       this.players = replay.data.players || 2;
       this.marriages = replay.data.marriage_values || {};
-      this.index = 0;
+      this.index = Math.min(this.startStep, Math.max(0, this.steps.length - 1));
       const url = this.game.analysis_url || `/api/games/${encodeURIComponent(this.gameId)}/analysis`;
       if (this.alive) this.analysis = new AnalysisPoller(url, () => this.alive && this.render());
     } catch (err) {
@@ -86,16 +94,19 @@ export class ReplayPage {
     return { faces: this.faces, lang: this.lang, name: (seat) => this.nameOf(seat) };
   }
 
-  nameOf(seat) {
+  nameOf(gameSeat) {
+    // A game of Schnorps for three or four: its two game seats are the participants its result names.
+    const round = this.game && this.game.result && Array.isArray(this.game.result.players) ? this.game.result.players : null;
+    const seat = round ? round[gameSeat] : gameSeat;
     // At a table game several seats may be the same bot: its seat tells them apart.
-    const info = this.table && this.game && this.game.seats ? this.game.seats[seat] : null;
-    if (info && info.kind === "bot") return `${t("computer_named", { bot: info.bot || info.name })} · ${t("tg_seat", { n: seat + 1 })}`;
+    const info = this.game && this.game.seats ? this.game.seats[seat] : null;
+    if (info && info.kind === "bot") return this.table ? `${botName(info)} · ${t("tg_seat", { n: seat + 1 })}` : botName(info);
     const players = (this.game && this.game.players) || [];
     const p = players[seat];
     const opponent = this.game && this.game.opponent;
     if (seat === 1 && opponent && opponent !== "friend") return t("computer_named", { bot: opponent });
     if (typeof p === "string") return p;
-    if (p && p.kind === "bot") return t("computer_named", { bot: p.bot || p.name });
+    if (p && p.kind === "bot") return botName(p);
     if (p && p.name) return p.name;
     return t("seat_n", { n: seat + 1 });
   }
@@ -104,6 +115,44 @@ export class ReplayPage {
     if (!this.steps || !this.steps.length) return;
     this.index = Math.max(0, Math.min(this.steps.length - 1, index));
     this.render();
+  }
+
+  /** Step to the moment of decision `index` (a flagged decision of the analysis), and say so in the address. */
+  jump(index) {
+    history.replaceState(null, "", `${location.pathname}${location.search}${replayStep(this.gameId, index)}`);
+    this.go(index);
+    const board = this.root.querySelector(".replay-flagged") || this.root.querySelector(".replay-nav");
+    if (board) board.scrollIntoView({ block: "start" });
+  }
+
+  /** An action in words, as the page of its kind of table says it. */
+  say(token) {
+    return this.table ? tokenText(token, this.o) : actionText(token, { faces: this.faces, lang: this.lang, marriages: this.marriages });
+  }
+
+  /** Above the board at the step of a decision the analysis flagged: who chose what, and what was better. */
+  flagged() {
+    const a = this.analysis;
+    const decisions = a && a.status === "done" && a.data ? a.data.decisions || [] : [];
+    const d = decisions.find((x) => x.index === this.index && x.mistake);
+    if (!d) return null;
+    return h(
+      "section",
+      { class: "panel replay-flagged", id: "replay-flagged", dataset: { index: String(d.index) } },
+      h("p", {}, h("strong", {}, t("replay_flagged"))),
+      h(
+        "p",
+        {},
+        t("analysis_line", {
+          you: false,
+          name: this.nameOf(d.player),
+          n: d.index + 1,
+          chosen: this.say(d.action),
+          best: this.say(d.best),
+          loss: Number(d.loss).toFixed(2),
+        }),
+      ),
+    );
   }
 
   onKey(event) {
@@ -174,6 +223,8 @@ export class ReplayPage {
       oninput: (e) => this.go(Number(e.target.value)),
     });
     page.append(nav, slider, h("p", { class: "muted" }, t("replay_keys")));
+    const flagged = this.flagged();
+    if (flagged) page.append(flagged);
     page.append(this.board(step));
     page.append(this.eventsPanel(step));
     page.append(this.resultPanel());
@@ -339,6 +390,7 @@ export class ReplayPage {
       marriages: this.marriages,
       person: (p) => ({ you: false, name: this.nameOf(p) }),
       say: this.table ? (token) => tokenText(token, this.o) : null,
+      jump: (index) => this.jump(index),
     });
     box.append(an);
     return box;

@@ -10,9 +10,12 @@
 import { AnalysisPoller, analysisBlock } from "./analysis.js";
 import { absoluteUrl, api, seats, TableSocket } from "./api.js";
 import { cardName, suitName } from "./cards.js";
+import { TableHelp } from "./hints.js";
+import { rulesLink } from "./rules.js";
 import { t } from "./i18n.js";
 import {
   actionText,
+  botName,
   reasonText,
   cardBack,
   cardButton,
@@ -22,8 +25,13 @@ import {
   marriageWord,
   pointsText,
   sortHand,
+  tableBanners,
   trumpBadge,
+  variantLine,
+  variantList,
 } from "./render.js";
+import { motionPlay, motionSnapshot } from "./motion.js";
+import { sheetDownloads, sheetPanel } from "./sheet.js";
 
 const LOG_LIMIT = 60;
 
@@ -60,15 +68,31 @@ export class TablePage {
     this.queue = [];
     this.holdUntil = 0;
     this.drainTimer = null;
+    // Issue 13 (area D): the variant's title for the header, what stays open across updates, the result of a
+    // game that the other player's "next game" replaced (kept until this player closes it).
+    this.variants = [];
+    variantList().then((list) => {
+      this.variants = list;
+      this.render();
+    });
+    this.keysOpen = false;
+    this.recordOpen = false;
+    this.kept = null; // { state, analysis }: the last game's result, kept after the friend dealt the next
+    this.nextSent = false;
+    // Hints, the learning mode and the question before going out (hints.js); it sends through the table's socket.
+    this.help = new TableHelp({ socket: null, render: () => this.render() });
     const handlers = { onMessage: (m) => this.onMessage(m), onStatus: (kind, info) => this.onStatus(kind, info) };
     if (socket) socket.attach(handlers);
     this.socket = socket || new TableSocket(tableId, this.token, handlers);
+    this.help.socket = this.socket;
     this.render();
   }
 
   destroy() {
     this.socket.close();
+    this.help.destroy();
     if (this.analysis) this.analysis.stop();
+    if (this.kept && this.kept.analysis) this.kept.analysis.stop();
     clearTimeout(this.drainTimer);
   }
 
@@ -83,11 +107,14 @@ export class TablePage {
   }
 
   onMessage(message) {
+    if (this.help.onMessage(message)) return;
     if (message.type === "welcome") {
       // A new connection (perhaps to a restarted server): its first state is always shown, at once.
       this.lastSeq = -1;
       this.queue = [];
       this.holdUntil = 0;
+      // What happened so far in this game, from the server's stored events: the log survives a reload.
+      if (Array.isArray(message.log)) this.restoreLog(message.log);
       if (this.token && message.role !== "player") {
         // The stored token no longer holds a seat here: forget it and watch instead.
         seats.forget(this.tableId);
@@ -137,16 +164,63 @@ export class TablePage {
       return;
     }
     this.lastSeq = typeof message.seq === "number" ? message.seq : this.lastSeq;
+    this.keepResult(message);
     if (!message.events || message.events.length === 0) {
       // E.g. the first state after hello: the view shows the table; note whether a trick is half played.
       this.trickOpen = Boolean(message.view && message.view.lead);
     }
     for (const event of message.events || []) this.addEvent(event);
     this.state = message;
+    if (message.sheet) this.sheet = message.sheet; // sent when it changed (a deal, a game's end)
+    this.help.onState(message);
     this.sendLock = false;
     if (!message.legal || !message.legal.some((x) => x.startsWith("marry:"))) this.marriageMode = false;
     if (message.game_over && message.game_over.game_id) this.startAnalysis(message.game_over);
     this.render();
+  }
+
+  /**
+   * A new deal replaced a game's result that this player has not dealt on from: the other player pressed "next
+   * game". The result stays on the page (with its analysis) until this player closes it or deals on.
+   */
+  keepResult(message) {
+    const before = this.state;
+    if (message.game_over) {
+      if (this.kept) this.closeKept(); // the game after it is over too: its result is the one to read now
+      return;
+    }
+    if (before && before.game_over && before.role === "player" && !this.nextSent) {
+      if (this.kept && this.kept.analysis) this.kept.analysis.stop();
+      this.kept = { state: before, analysis: this.analysis };
+      this.analysis = null;
+    }
+    this.nextSent = false;
+  }
+
+  closeKept() {
+    if (this.kept && this.kept.analysis) this.kept.analysis.stop();
+    this.kept = null;
+  }
+
+  /** The log as the server keeps it for the game on the table (`welcome.log`), with who led each trick. */
+  restoreLog(events) {
+    let open = false;
+    this.log = events.map((event) => {
+      const entry = { ...event };
+      if (event.type === "play") {
+        entry.lead = !open;
+        open = !open;
+      } else if (event.type === "trick" || event.type === "game_start") {
+        open = false;
+      }
+      return entry;
+    });
+    this.log.splice(0, Math.max(0, this.log.length - LOG_LIMIT));
+  }
+
+  /** How the Bummerl sheet calls a seat (the same words as the table). */
+  get sheetNames() {
+    return { name: (seat) => this.nameOf(seat), tableId: this.tableId };
   }
 
   addEvent(event) {
@@ -167,6 +241,11 @@ export class TablePage {
 
   send(message) {
     if (this.sendLock) return;
+    if (message.type === "next_game") {
+      // Dealing on is this player's own choice: no result is kept for them.
+      this.nextSent = true;
+      this.closeKept();
+    }
     this.error = null;
     if (this.socket.send(message)) {
       // One action per state: a double click must not send a second action for the same position.
@@ -175,9 +254,12 @@ export class TablePage {
     this.render();
   }
 
-  act(token) {
+  act(token, confirmed = false) {
     if (!this.state || !this.state.legal.includes(token)) return;
+    // A declaration the server says loses (or any, where the Augen are hidden) is asked about first.
+    if (!confirmed && this.help.asks(this.state, token, () => this.act(token, true), { schnorps: this.isSchnorps() })) return;
     this.marriageMode = false;
+    this.help.acted(this.state, token);
     this.send({ type: "action", action: token });
   }
 
@@ -263,7 +345,7 @@ export class TablePage {
     const players = (this.state && this.state.players) || [];
     const p = players[seat];
     if (!p) return t("seat_n", { n: seat + 1 });
-    if (p.kind === "bot") return t("computer_named", { bot: p.bot || p.name });
+    if (p.kind === "bot") return botName(p);
     return p.name || t("seat_n", { n: seat + 1 });
   }
 
@@ -291,7 +373,10 @@ export class TablePage {
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.fkey
       : null;
+    const before = motionSnapshot(this.root);
     this.root.replaceChildren(this.build());
+    motionPlay(this.root, before, this.motionHints());
+    this.help.decorate(this.root);
     // The newest events are at the end of the log: keep them in sight.
     for (const log of this.root.querySelectorAll(".log")) log.scrollTop = log.scrollHeight;
     if (focusKey) {
@@ -303,7 +388,7 @@ export class TablePage {
   build() {
     const s = this.state;
     const page = h("section", { class: "table-page", "aria-label": t("table_area") });
-    page.append(this.connectionBanner());
+    page.append(...this.banners());
     if (this.connection === "gone") {
       page.append(h("p", { class: "notice error" }, t("table_unknown")));
       return page;
@@ -314,28 +399,89 @@ export class TablePage {
     }
     const board = h("div", { class: "board" });
     board.append(this.statusLine());
+    // The result at the top of the table: seen at once, also on a phone (the details follow below the table).
+    if (this.kept) board.append(this.resultBanner(this.kept.state, true));
+    else if (s.game_over) board.append(this.resultBanner(s, false));
     board.append(this.seatArea(1 - this.bottomSeat, "top"));
     board.append(this.middle());
     board.append(this.seatArea(this.bottomSeat, "bottom"));
     board.append(this.actionBar());
-    const side = h("aside", { class: "side" }, this.scoreboard(), this.marriagesPanel(), this.logPanel(), this.keysPanel());
-    page.append(h("div", { class: "table-layout" }, board, side));
-    if (s.game_over) page.append(this.gameOverPanel());
+    board.append(
+      this.help.element(s, { lang: this.lang, say: (token) => actionText(token, { faces: this.faces, lang: this.lang, marriages: s.marriage_values }) }),
+    );
+    const side = h(
+      "aside",
+      { class: "side" },
+      this.scoreboard(),
+      sheetPanel(this.sheet || null, this.sheetNames),
+      this.marriagesPanel(),
+      this.logPanel(),
+      this.keysPanel(),
+    );
+    // The rules of this table's variant with its house rules (rules.js), one tap away.
+    page.append(h("div", { class: "table-tools" }, variantLine(s.view.variant, this.variants), rulesLink(s.view.variant, { table: this.tableId })));
+    // The panel after a game stands right below the table (on a phone before the score and the log).
+    const over = this.kept ? this.gameOverPanel(this.kept.state, this.kept.analysis) : s.game_over ? this.gameOverPanel() : null;
+    page.append(h("div", { class: "table-layout" }, board, over, side));
     return page;
   }
 
-  connectionBanner() {
-    if (this.connection === "retry") {
-      return h(
-        "div",
-        { class: "banner warn", role: "status" },
-        t("reconnecting", { s: this.retrySeconds }),
-        " ",
-        h("button", { type: "button", onclick: () => this.socket.reconnectNow() }, t("reconnect_now")),
+  /** What the motion of the next drawing needs: who took the last trick, whose turn, whether the game is over. */
+  motionHints() {
+    const s = this.state;
+    if (!s || !s.view) return {};
+    const tricks = s.view.tricks || [];
+    const last = tricks.length ? tricks[tricks.length - 1] : null;
+    return { winner: last ? last.winner : null, yourTurn: Boolean(s.your_turn), gameOver: Boolean(s.game_over) };
+  }
+
+  /** The banners above the table: the own connection, an error, another player who is not connected. */
+  banners() {
+    const s = this.state;
+    return tableBanners({
+      connection: this.connection,
+      seconds: this.retrySeconds,
+      onReconnect: () => this.socket.reconnectNow(),
+      error: this.error,
+      players: s && s.status !== "waiting" ? s.players : [],
+      mySeat: this.mySeat,
+      name: (seat) => this.nameOf(seat),
+    });
+  }
+
+  /** Who won the Bummerl (the match), once a game ended it; else null. */
+  matchText(s) {
+    const m = s.match || {};
+    if (!s.game_over || !s.game_over.match_over || m.winner === null || m.winner === undefined) return null;
+    let text;
+    if (m.kind === "marken") {
+      text = t("match_won_marken", { name: this.nameOf(m.winner), a: m.standing[m.winner], b: m.standing[1 - m.winner] });
+    } else if (m.winner === this.mySeat) {
+      text = t("match_won_you", { name: this.nameOf(1 - m.winner) });
+    } else {
+      text = t("match_won_other", { name: this.nameOf(m.winner), loser: this.nameOf(1 - m.winner) });
+    }
+    return m.schneider ? `${text} ${t("schneider")}` : text;
+  }
+
+  /** The result of a game in two lines at the top of the table; a kept one (the next game runs) can be closed. */
+  resultBanner(state, kept) {
+    const result = state.game_over.result || state.view.result;
+    const box = h(
+      "div",
+      { class: `result-banner${kept ? " kept" : ""}`, role: "status", id: kept ? "result-kept" : "result-banner" },
+      h("div", { class: "result-banner-line" }, this.resultText(result, state.view)),
+      h("div", { class: "result-banner-reason" }, this.reasonText(result, state.view)),
+    );
+    const matchText = this.matchText(state);
+    if (matchText) box.append(h("div", { class: "result-banner-match" }, matchText));
+    if (kept) {
+      box.append(
+        h("div", { class: "result-banner-note" }, t("d_result_kept")),
+        h("button", { type: "button", class: "result-close", onclick: () => ((this.closeKept(), this.render())) }, t("d_close")),
       );
     }
-    if (this.error) return h("div", { class: "banner error", role: "alert" }, t("error", { message: this.error }));
-    return h("div", { class: "banner hidden", "aria-hidden": "true" });
+    return box;
   }
 
   statusLine() {
@@ -496,7 +642,9 @@ export class TablePage {
 
   trickCard(code, seat) {
     const where = seat === this.bottomSeat ? "from-bottom" : "from-top";
-    return cardFace(code, { faces: this.faces, lang: this.lang, cls: `played ${where}` });
+    const card = cardFace(code, { faces: this.faces, lang: this.lang, cls: `played ${where}` });
+    card.dataset.seat = String(seat); // whose card it is: it flies in from that seat (motion.js)
+    return card;
   }
 
   actionBar() {
@@ -681,9 +829,10 @@ export class TablePage {
   }
 
   keysPanel() {
+    // Open or closed as the player left it: the page redraws at every update.
     const box = h(
       "details",
-      { class: "panel keys-panel" },
+      { class: "panel keys-panel", open: this.keysOpen, ontoggle: (e) => (this.keysOpen = e.target.open) },
       h("summary", {}, t("keys_heading")),
       h("p", {}, t("keys_text")),
     );
@@ -691,31 +840,27 @@ export class TablePage {
     return box;
   }
 
-  gameOverPanel() {
-    const s = this.state;
+  /** The panel after a game: of the state on the table, or of a kept one (`state`, with its `analysis`). */
+  gameOverPanel(s = this.state, analysis = this.analysis) {
     const go = s.game_over;
     const v = s.view;
     const result = go.result || v.result;
-    const box = h("section", { class: "panel game-over", "aria-labelledby": "game-over-title" });
+    const kept = s !== this.state;
+    const box = h("section", { class: `panel game-over${kept ? " kept" : ""}`, "aria-labelledby": "game-over-title" });
     box.append(h("h2", { id: "game-over-title" }, t("game_over")));
+    if (kept) {
+      box.append(
+        h("p", { class: "kept-note" }, t("d_result_kept"), " ", h("button", { type: "button", class: "result-close", onclick: () => ((this.closeKept(), this.render())) }, t("d_close"))),
+      );
+    }
     box.append(h("p", { class: "result-line" }, this.resultText(result, v)));
     box.append(h("p", {}, this.reasonText(result, v)));
     if (result && result.augen) {
       const b = this.bottomSeat;
       box.append(h("p", {}, t("final_augen", { a: `${this.nameOf(b)} ${result.augen[b]}`, b: `${result.augen[1 - b]} ${this.nameOf(1 - b)}` })));
     }
-    const m = s.match || {};
-    if (go.match_over && m.winner !== null && m.winner !== undefined) {
-      let text;
-      if (m.kind === "marken") {
-        text = t("match_won_marken", { name: this.nameOf(m.winner), a: m.standing[m.winner], b: m.standing[1 - m.winner] });
-      } else if (m.winner === this.mySeat) {
-        text = t("match_won_you", { name: this.nameOf(1 - m.winner) });
-      } else {
-        text = t("match_won_other", { name: this.nameOf(m.winner), loser: this.nameOf(1 - m.winner) });
-      }
-      box.append(h("p", { class: "match-line" }, text, m.schneider ? ` ${t("schneider")}` : ""));
-    }
+    const matchText = this.matchText(s);
+    if (matchText) box.append(h("p", { class: "match-line" }, matchText));
     // Both hands as dealt.
     if (go.hands_at_deal) {
       const hands = h("div", { class: "dealt" }, h("h3", {}, t("hands_at_deal")));
@@ -733,14 +878,15 @@ export class TablePage {
     const recordUrl = `/api/games/${encodeURIComponent(go.game_id)}/record?format=text`;
     const rec = h(
       "details",
-      { class: "record" },
+      { class: "record", open: this.recordOpen, ontoggle: (e) => (this.recordOpen = e.target.open) },
       h("summary", {}, t("record")),
       h("p", {}, h("a", { href: recordUrl, download: `bummerl-${go.game_id}.txt`, class: "download" }, t("download_record"))),
+      this.sheet ? sheetDownloads(this.sheet, this.sheetNames) : null,
     );
     if (go.record) rec.append(h("pre", { class: "record-text" }, go.record));
     box.append(rec);
     box.append(
-      analysisBlock(this.analysis, { faces: this.faces, lang: this.lang, marriages: s.marriage_values, person: (p) => this.person(p) }),
+      analysisBlock(analysis, { faces: this.faces, lang: this.lang, marriages: s.marriage_values, person: (p) => this.person(p) }),
     );
     return box;
   }

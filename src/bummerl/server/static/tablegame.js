@@ -9,8 +9,24 @@
 
 import { TableSocket, absoluteUrl, api, seats } from "./api.js";
 import { cardName, suitName } from "./cards.js";
+import { TableHelp } from "./hints.js";
 import { has, t } from "./i18n.js";
-import { cardBack, cardButton, cardFace, h, sortHand, trumpBadge } from "./render.js";
+import {
+  botName,
+  cardBack,
+  cardButton,
+  cardFace,
+  h,
+  marriageWord,
+  sortHand,
+  tableBanners,
+  trumpBadge,
+  variantLine,
+  variantList,
+} from "./render.js";
+import { motionPlay, motionSnapshot } from "./motion.js";
+import { contractGuide, rulesLink } from "./rules.js";
+import { sheetPanel, withSheet } from "./sheet.js";
 
 const LOG_LINES = 14;
 const KONTRA = ["kontra", "rekontra", "subkontra"];
@@ -33,16 +49,24 @@ export function contractName(name) {
   return has(`tg_contract_${name}`) ? t(`tg_contract_${name}`) : name;
 }
 
-/** An action token in words: a button's text, or a card's name for a card, `discard:` or `marry:` token. */
-export function tokenText(token, { faces, lang }) {
+/**
+ * An action token in words: a button's text, or a card's name for a card, `discard:` or `marry:` token.
+ * `marriages`: the state's `marriage_values` (suit letter -> value) that name a marriage "Zwanziger"/"Vierziger".
+ */
+export function tokenText(token, { faces, lang, marriages = {} }) {
   const [kind, arg] = token.split(":");
   const suit = (letter) => suitName(letter, faces, lang);
   if (/^[AKQJT987][hdcs]$/.test(token)) return cardName(token, faces, lang);
   if (kind === "discard") return t("tg_act_discard", { card: cardName(arg, faces, lang) });
   if (kind === "bid") return t("tg_bid", { contract: contractName(arg) });
   if (kind === "trump") return t("tg_act_trump", { suit: suit(arg) });
-  if (kind === "declare" && arg) return t("tg_act_declare_suit", { suit: suit(arg) });
-  if (kind === "marry") return t("tg_act_marry", { suit: suit(arg.slice(-1)), card: arg });
+  if (kind === "declare" && arg) {
+    // "Vierziger in Herz + Genug!" where the server says what the marriage is worth (as at two players).
+    const value = (marriages || {})[arg];
+    if (value) return t("act_declare_marriage", { value: marriageWord(value), suit: suit(arg) });
+    return t("tg_act_declare_suit", { suit: suit(arg) });
+  }
+  if (kind === "marry") return t("act_marriage", { value: marriageWord((marriages || {})[arg.slice(-1)]), card: cardName(arg, faces, lang) });
   const key = `tg_act_${kind.replace("-", "_")}`;
   return has(key) ? t(key) : token;
 }
@@ -126,7 +150,10 @@ export function trickArea(v, where, o) {
     cards = last.cards;
     caption = t("tg_last_trick", { who: o.name(last.winner) });
   }
-  const trick = h("div", { class: `tg-trick ${caption ? "done" : ""}`.trim(), id: "tg-trick" });
+  // Before the play (cut, trump, bidding, talon, Kontra) the empty trick takes little room: on a phone the bidding
+  // buttons and the hand then stand on the first screen.
+  const before = !cards.length && !["play", "over"].includes(v.phase);
+  const trick = h("div", { class: `tg-trick ${caption ? "done" : ""} ${before ? "before-play" : ""}`.replace(/\s+/g, " ").trim(), id: "tg-trick" });
   for (const { seat, card } of cards) {
     trick.append(h("div", { class: `played from-${where[seat]}`, dataset: { seat } }, cardFace(card, { faces: o.faces, lang: o.lang })));
   }
@@ -146,20 +173,38 @@ export class TableGamePage {
     this.error = null;
     this.status = "connecting";
     this.log = [];
+    // Issue 13 (area D): the variant's title for the header, the reconnect countdown, the record box as the player
+    // left it, and the result of a game another player dealt on from (kept until this player closes it).
+    this.retrySeconds = 0;
+    this.variants = [];
+    variantList().then((list) => {
+      this.variants = list;
+      this.render();
+    });
+    this.recordOpen = false;
+    this.kept = null;
+    this.nextSent = false;
+    // Hints, the learning mode and the question before going out (hints.js); it sends through the table's socket.
+    this.help = new TableHelp({ socket: null, render: () => this.render() });
     const handlers = { onMessage: (m) => this.onMessage(m), onStatus: (kind, info) => this.onStatus(kind, info) };
     if (socket) socket.attach(handlers);
     this.socket = socket || new TableSocket(tableId, this.saved ? this.saved.token : null, handlers);
+    this.help.socket = this.socket;
     this.render();
   }
 
-  onStatus(kind) {
+  onStatus(kind, info = {}) {
     if (kind === "gone") seats.forget(this.tableId);
+    // While retrying, a new attempt is still "reconnecting" for the player, until the server answers.
+    if (kind === "connecting" && this.status === "retry") return;
     this.status = kind;
+    this.retrySeconds = info.seconds || 0;
     this.render();
   }
 
   destroy() {
     this.socket.close();
+    this.help.destroy();
   }
 
   get faces() {
@@ -171,9 +216,16 @@ export class TableGamePage {
   }
 
   onMessage(message) {
-    if (message.type === "state") {
+    if (this.help.onMessage(message)) return;
+    if (message.type === "welcome" && Array.isArray(message.log)) {
+      // What happened so far in this game, from the server's stored events: the log survives a reload.
+      this.log = message.log.slice(-60);
+    } else if (message.type === "state") {
       if (this.state && message.view && this.state.view.phase === "over" && message.view.phase !== "over") this.log = [];
+      if (message.sheet) this.sheet = message.sheet; // sent when it changed (a deal, a game's end)
+      this.keepResult(message);
       this.state = message;
+      this.help.onState(message);
       this.error = null;
       for (const e of message.events || []) this.log.push(e);
       this.log = this.log.slice(-60);
@@ -192,6 +244,28 @@ export class TableGamePage {
     this.render();
   }
 
+  /**
+   * A new deal replaced a game's result that this player did not deal on from (another player pressed "next
+   * game"): the result stays on the page until this player closes it or deals on.
+   */
+  keepResult(message) {
+    const before = this.state;
+    if (message.game_over) {
+      this.kept = null; // the game after it is over too: its result is the one to read now
+      return;
+    }
+    if (before && before.game_over && before.seat !== null && !this.nextSent) this.kept = before;
+    this.nextSent = false;
+  }
+
+  nextGame() {
+    if (this.socket.send({ type: "next_game" })) {
+      this.nextSent = true;
+      this.kept = null;
+      this.render();
+    }
+  }
+
   /** The invitations still open, from the server (any seat may ask: GET /api/tables/{id}/invite). */
   fetchInvites() {
     if (this.invitesFetched || !this.saved || !this.saved.token) return;
@@ -204,7 +278,10 @@ export class TableGamePage {
       .catch(() => {});
   }
 
-  send(token) {
+  send(token, confirmed = false) {
+    // A "Genug" the server says loses is asked about first.
+    if (!confirmed && this.state && this.help.asks(this.state, token, () => this.send(token, true), { table: true })) return;
+    this.help.acted(this.state, token);
     this.socket.send({ type: "action", action: token });
   }
 
@@ -213,13 +290,14 @@ export class TableGamePage {
     if (s && s.seat === seat) return t("tg_you");
     const p = s && s.players ? s.players[seat] : null;
     if (!p) return t("tg_seat", { n: seat + 1 });
-    if (p.kind === "bot") return t("tg_bot", { bot: p.bot || p.name });
+    if (p.kind === "bot") return botName(p);
     return p.name || t("tg_seat", { n: seat + 1 });
   }
 
   /** The page's `{ faces, lang, name }` for the shared drawing functions above. */
   get o() {
-    return { faces: this.faces, lang: this.lang, name: (seat) => this.name(seat) };
+    const marriages = (this.state && this.state.marriage_values) || {};
+    return { faces: this.faces, lang: this.lang, marriages, name: (seat) => this.name(seat) };
   }
 
   /** The button text of a non-card token. */
@@ -256,8 +334,12 @@ export class TableGamePage {
     box.dataset.phase = v.phase;
     box.dataset.seq = String(s.seq);
     box.dataset.status = s.status;
+    box.append(...this.banners(s));
     box.append(this.renderInfo(s));
     if (this.error) box.append(h("p", { class: "notice error", role: "alert", id: "tg-error" }, t("error", { message: this.error })));
+    // The result of a game stands above the table: seen at once, also on a phone.
+    if (this.kept) box.append(this.renderGameOver(this.kept, true));
+    else if (s.game_over) box.append(this.renderGameOver(s));
     if (s.status === "waiting") box.append(this.renderInvites(s));
 
     const table = h("div", { class: `tg-table tg-${v.players}` });
@@ -268,11 +350,34 @@ export class TableGamePage {
     table.append(h("div", { class: "tg-center" }, this.renderTrick(v, where)));
     box.append(table);
     box.append(this.renderActions(s, legal));
+    box.append(this.help.element(s, { lang: this.lang, say: (token) => this.tokenLabel(token) }));
     if (s.seat !== null) box.append(this.renderHand(s, legal));
     else box.append(h("p", { class: "muted" }, t("tg_spectator")));
-    if (s.game_over) box.append(this.renderGameOver(s));
     box.append(this.renderLog());
-    this.el.replaceChildren(box);
+    const before = motionSnapshot(this.el);
+    // The Bummerl sheet beside the table (below it on a phone): sheet.js.
+    this.el.replaceChildren(withSheet(box, sheetPanel(this.sheet || null, { name: (seat) => this.name(seat), tableId: this.tableId })));
+    motionPlay(this.el, before, this.motionHints(s));
+    this.help.decorate(this.el);
+  }
+
+  /** The banners above the table: the own connection lost, another player who is not connected. */
+  banners(s) {
+    return tableBanners({
+      connection: this.status,
+      seconds: this.retrySeconds,
+      onReconnect: () => this.socket.reconnectNow(),
+      players: s.status !== "waiting" ? s.players : [],
+      mySeat: s.seat,
+      name: (seat) => this.name(seat),
+    });
+  }
+
+  /** What the motion of the next drawing needs: who took the last trick, whose turn, whether the game is over. */
+  motionHints(s) {
+    const tricks = s.view.tricks || [];
+    const last = tricks.length ? tricks[tricks.length - 1] : null;
+    return { winner: last ? last.winner : null, yourTurn: Boolean(s.your_turn), gameOver: Boolean(s.game_over) };
   }
 
   renderInfo(s) {
@@ -291,7 +396,9 @@ export class TableGamePage {
       h("ul", {}, sides),
       m.over ? h("p", { class: "tg-match-over" }, m.schneider ? t("tg_schneider") : t("tg_match_over")) : null,
     );
-    return h("div", { class: "tg-info" }, h("div", { class: "panel tg-status" }, parts), score);
+    // The rules of this table's variant with its house rules (rules.js), one tap away.
+    const rules = rulesLink(v.variant, { table: this.tableId });
+    return h("div", { class: "tg-info" }, h("div", { class: "panel tg-status" }, variantLine(v.variant, this.variants), parts, rules), score);
   }
 
   renderInvites(s) {
@@ -335,10 +442,16 @@ export class TableGamePage {
 
   renderActions(s, legal) {
     // Every token that is not a card, marriage or discard is a button, in the server's order.
+    const guide = legal.some((x) => x.startsWith("bid:")) ? this.contractGuide(s.view) : null;
     const buttons = legal
       .filter((tok) => !/^[AKQJT987][hdcs]$/.test(tok) && !tok.startsWith("marry:") && !tok.startsWith("discard:"))
       .map((tok) =>
-        h("button", { type: "button", class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(), dataset: { token: tok }, onclick: () => this.send(tok) }, this.tokenLabel(tok)),
+        h(
+          "button",
+          { type: "button", class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(), dataset: { token: tok }, onclick: () => this.send(tok) },
+          this.tokenLabel(tok),
+          tok.startsWith("bid:") ? this.bidInfo(guide, tok.slice(4)) : null,
+        ),
       );
     for (const tok of legal.filter((x) => x.startsWith("marry:"))) {
       buttons.push(h("button", { type: "button", class: "tg-action marry", dataset: { token: tok }, onclick: () => this.send(tok) }, this.tokenLabel(tok)));
@@ -346,6 +459,33 @@ export class TableGamePage {
     const hint = legal.some((x) => x.startsWith("discard:")) ? h("p", { class: "tg-hint" }, t("tg_discard_hint")) : null;
     const turn = s.your_turn ? h("p", { class: "tg-turn", id: "tg-turn" }, t("tg_turn")) : null;
     return h("div", { class: "tg-actions", id: "tg-actions" }, turn, hint, buttons);
+  }
+
+  /**
+   * What each contract means and scores, from the server's rules of this table's variant and options (rules.js):
+   * `null` until it has come (the page draws again then).
+   */
+  contractGuide(v) {
+    const key = `${JSON.stringify(v.variant)}/${this.lang}/${this.faces}`;
+    if (this.guideKey !== key) {
+      this.guideKey = key;
+      this.guide = null;
+      contractGuide(v.variant, { lang: this.lang, faces: this.faces })
+        .then((guide) => {
+          if (this.guideKey !== key) return;
+          this.guide = guide;
+          this.render();
+        })
+        .catch(() => {});
+    }
+    return this.guide;
+  }
+
+  /** The line under a bid button: the contract's points and goal (its whole description as the tooltip). */
+  bidInfo(guide, name) {
+    const c = guide && guide[name];
+    if (!c) return null;
+    return h("span", { class: "tg-bid-info", title: c.summary }, h("span", { class: "tg-bid-points" }, c.points_text), ` · ${c.goal}`);
   }
 
   renderHand(s, legal) {
@@ -364,21 +504,42 @@ export class TableGamePage {
       : null;
     return h(
       "div",
-      { class: "seat seat-bottom tg-me" },
+      { class: "seat seat-bottom tg-me", dataset: { seat: v.seat } },
       h("div", { class: `seat-name ${v.to_move === v.seat ? "to-move" : ""}`.trim() }, t("tg_you"), " ", tags),
       hand,
       discarded,
     );
   }
 
-  renderGameOver(s) {
+  /** The result of a game (`s`: the state on the table, or a `kept` one whose next game already runs). */
+  renderGameOver(s, kept = false) {
     const over = s.game_over;
-    const box = h("div", { class: "panel tg-over", id: "tg-over" }, h("h2", {}, t("tg_phase_over")), h("p", { id: "tg-result" }, this.resultText(over.result)));
+    const box = h(
+      "div",
+      { class: `panel tg-over${kept ? " kept" : ""}`, id: kept ? "tg-over-kept" : "tg-over", role: "status" },
+      h("h2", {}, t("tg_phase_over")),
+      h("p", { id: kept ? "tg-result-kept" : "tg-result", class: "tg-result" }, this.resultText(over.result)),
+    );
     if (over.result.reason !== "redeal") box.append(h("p", {}, t("tg_augen", { a: over.result.augen[0], b: over.result.augen[1] })));
-    if (s.seat !== null) {
-      box.append(h("button", { type: "button", class: "primary", id: "tg-next", onclick: () => this.socket.send({ type: "next_game" }) }, over.match_over ? t("tg_new_match") : t("tg_next")));
+    if (kept) {
+      const close = () => {
+        this.kept = null;
+        this.render();
+      };
+      box.append(h("p", { class: "kept-note" }, t("d_result_kept")), h("button", { type: "button", class: "result-close", id: "tg-kept-close", onclick: close }, t("d_close")));
+    } else if (s.seat !== null) {
+      box.append(h("button", { type: "button", class: "primary", id: "tg-next", onclick: () => this.nextGame() }, over.match_over ? t("tg_new_match") : t("tg_next")));
     }
-    box.append(h("details", {}, h("summary", {}, t("tg_record")), h("pre", { class: "record" }, over.record)));
+    box.append(
+      h(
+        "details",
+        { class: "record", open: this.recordOpen, ontoggle: (e) => (this.recordOpen = e.target.open) },
+        h("summary", {}, t("tg_record")),
+        h("pre", { class: "record record-text" }, over.record),
+      ),
+    );
+    // The expert's analysis of a table game is on its replay page, where each flagged decision opens its moment.
+    if (over.game_id) box.append(h("p", {}, h("a", { href: `#/replay/${over.game_id}`, class: "analysis-link", id: "tg-analysis" }, t("tg_analysis_link"))));
     return box;
   }
 

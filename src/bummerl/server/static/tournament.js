@@ -12,7 +12,7 @@
 import { absoluteUrl, api, prefs, seats } from "./api.js";
 import { has, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
-import { h } from "./render.js";
+import { botName, h } from "./render.js";
 
 const POLL_MS = 2500;
 const FORMATS = ["swiss", "round-robin", "knock-out"];
@@ -266,8 +266,16 @@ class TournamentPage {
 
   /** A seat's or a participant's name: a computer as such (a filled seat by its bot), "(you)" after one's own. */
   who(name, kind, bot, player) {
-    const shown = kind === "bot" ? t("computer_named", { bot: name || bot }) : name;
+    const shown = kind === "bot" ? this.botShown(name, bot) : name;
     return player !== null && player !== undefined && player === this.data.you.player ? `${shown} ${t("tn_you")}` : shown;
+  }
+
+  /** A bot by its one display name ("Computer (Stark)"); a second one of a kind keeps its number ("… 2"). */
+  botShown(name, bot) {
+    const titles = bot ? (this.variant().bot_titles || {})[bot] : null;
+    if (!titles) return t("computer_named", { bot: name || bot });
+    const suffix = name && name.startsWith(bot) ? name.slice(bot.length) : "";
+    return `${botName({ bot, titles })}${suffix}`;
   }
 
   statusText(d) {
@@ -296,7 +304,7 @@ class TournamentPage {
     );
     const v = this.variant();
     const bots = h("select", { id: "tournament-bot", "aria-label": t("tn_add_bot"), onchange: (e) => (this.bot = e.target.value) });
-    for (const b of v.bots) bots.append(h("option", { value: b }, t("computer_named", { bot: b })));
+    for (const b of v.bots) bots.append(h("option", { value: b }, botName({ bot: b, titles: (v.bot_titles || {})[b] })));
     bots.value = this.bot || v.default_bot;
     box.append(
       h("div", { class: "row" }, bots, h("button", { type: "button", id: "add-bot", disabled: this.busy, onclick: () => this.addBot() }, t("tn_add_bot"))),

@@ -1,0 +1,548 @@
+"""Help at a live table: the expert's hint ("Tipp"), the learning mode's review, the hints agreement, the declare check.
+
+Three WebSocket messages of a seat (docs/web-ui.md, "Help at the table"):
+
+* ``{"type": "hint"}``: the expert's advice for the seat's current decision,
+  answered ``{"type": "hint", "game_id", "ply", "best", "method", "values", ...}``
+  with each legal action's value (expected game points), best first;
+* ``{"type": "review", "game_id", "ply"}``: the learning mode's verdict on the
+  seat's decision at ``ply`` of the game on the table, answered
+  ``{"type": "review", ..., "verdict", "loss", "mistake", "best"}``;
+* ``{"type": "hints", "allow": true | false}``: the seat's vote in the hints
+  agreement.
+
+**Only the seat's view.** Advice is computed from the deciding seat's view
+as the bot protocol's JSON (:func:`bummerl.view_json.view_to_json`), exactly
+what a bot gets, in the bot executor: :func:`advise` and :func:`review` are
+functions of that JSON alone (their worlds are seeded from it, so one view
+always gets one answer), and a review rebuilds the view the seat had when it
+decided by replaying the game's own actions.  No hidden card goes into a worker.
+
+**The agreement.** At a table of bots the one human may ask at once.  Where
+two or more people play (a friend was invited), hints and reviews are refused
+(``error`` ``hints_off``, naming who has not agreed) until every human seat has
+voted for them; a vote against withdraws them for everyone.  Votes live with the
+table in memory: a table loaded again (after a restart, or in another process of
+a cluster) starts with hints off, the safe side.  A web tournament's table
+gives no hints at all (``tournament``), even to a human who faces a bot: the
+other entrants play without them.
+
+**Bounds.** A seat asks only at its own turn (``not_your_turn``); a review is
+of its own decision in the game on the table.  Each seat has at most one
+request computing (``busy``) and :attr:`HintSettings.per_minute` a minute
+(``rate_limited``); a process computes :attr:`HintSettings.running` at once
+and lets :attr:`HintSettings.waiting` wait (``busy``).  The search is capped
+at :attr:`HintSettings.seconds` per hint and the answer at
+:attr:`HintSettings.timeout` (``hint_timeout``).  The computation runs as a
+task of its own: the table, the seat's next action and its pings never wait
+for it.  Every refusal is an ``error`` with ``"about"`` naming the request.
+
+**The declare check.** ``state.declare_check`` tells the seat, for each
+``declare`` token it may send now, whether going out now wins the game
+(``{"declare": {"wins": false, "augen": 52}}``): the engine decides it on a copy
+of the game, so the page never restates the 66 rule.  In a variant that
+hides the running Augen (Schnapsen scharf: "Abgelegte Stiche dürfen nicht mehr
+angesehen werden", seeds/000) both are ``null``: the answer would tell the
+player the count the game makes them remember.
+
+>>> from bummerl.game import Game
+>>> from bummerl.view_json import view_to_json
+>>> game = Game.from_position("schnapsen 1 0 h AhThKh/AsTsKs - - - QhJhQsJs/AdTdKdQdJdAcTcKcQcJc -")
+>>> advice = advise(view_to_json(game.view(0)))
+>>> advice["method"], advice["best"], advice["values"][0]
+('exact', 'Kh', ['Kh', 1.0])
+>>> review(view_to_json(game.view(0)), "declare")["verdict"]  # going out now loses
+'losing'
+
+This module never reads a hand other than the asking seat's: the game is read only to build that seat's view
+(now, or at the decision a review judges) and, for the declare check, to ask the engine what a declaration scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import json
+import logging
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bummerl.actions import Action, ActionKind
+from bummerl.analysis import THRESHOLD, DecisionPoint, bid_values
+from bummerl.bots.heuristic import HeuristicBot
+from bummerl.bots.search import Budget, SearchBot, solvable
+from bummerl.bots.table_bots import TableHeuristicBot
+from bummerl.bots.table_search import TableSearchBot
+from bummerl.game import Game
+from bummerl.server.messages import error_message
+from bummerl.table_game import Phase
+from bummerl.view import PlayerView, TableView
+from bummerl.view_json import view_from_json, view_to_json
+
+if TYPE_CHECKING:
+    from bummerl.server.manager import TableManager
+    from bummerl.server.rooms import Connection, Room
+
+__all__ = [
+    "HintService",
+    "HintSettings",
+    "advise",
+    "declare_check",
+    "handle",
+    "judge",
+    "review",
+    "service",
+    "state_fields",
+    "view_seed",
+]
+
+log = logging.getLogger("bummerl.server")
+
+
+@dataclasses.dataclass(frozen=True)
+class HintSettings:
+    """How much a hint may cost (docs/web-ui.md, "Help at the table")."""
+
+    #: Seconds the search of one hint or review may take (checked after each world; ``None``: no cap).
+    seconds: float | None = 1.5
+    #: Two-player worlds sampled (all of them when at most :attr:`exhaustive` fit the view).
+    worlds: int = 100
+    exhaustive: int = 300
+    #: Worlds of a table game's card play.
+    table_worlds: int = 16
+    #: Seconds before the client is told ``hint_timeout`` (the worker's slot is freed when it really ends).
+    timeout: float = 10.0
+    #: Hints and reviews one seat may ask for in a minute.
+    per_minute: int = 40
+    #: Hints and reviews computed at once by one process, and waiting for that.
+    running: int = 1
+    waiting: int = 8
+
+
+# ============================================================ in a worker: the view's JSON in, plain data out
+def view_seed(view: Mapping[str, Any]) -> int:
+    """The seed of the worlds of one view: the same view always gets the same advice.
+
+    >>> view_seed({"seat": 0, "hand": ["Ah"]}) == view_seed({"hand": ["Ah"], "seat": 0})
+    True
+    """
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def advise(view: Mapping[str, Any], settings: HintSettings | None = None) -> dict[str, Any]:
+    """The expert's advice for the seat of ``view`` (the bot protocol's JSON, of a seat to move).
+
+    ``{"method", "best", "values", "worlds", "all_worlds", "unvalued"}``: ``values`` are
+    ``[token, expected game points]`` pairs, best first (own minus the opponent's at two
+    players; won, or negative lost, by the seat's side at a table game).  ``method``:
+
+    * ``"exact"``: the seat knows every card; the open-card solver's values;
+    * ``"search"``: the mean over ``worlds`` deals consistent with the view, each
+      solved exactly (``all_worlds``: every such deal);
+    * ``"bidding"``: a table game's bids, by the share of sampled deals the bid wins;
+    * ``"forced"``: one legal action;
+    * ``"heuristic"``: no values: too early to search (``"why": "early"``: a long
+      talon of Sechsundsechzig or Schnorps) or a phase without an estimate
+      (``"why": "phase"``: the cut, the trump call, the talon, Kontra); the
+      ``heuristic`` bot's choice.
+
+    ``unvalued``: legal actions without a value (a table game's plain lead of a King
+    or Ober that could be announced with its marriage: the marriage is never worse).
+    :class:`ValueError` when it is not the view's seat's turn.
+    """
+    s = settings or HintSettings()
+    seat_view = view_from_json(dict(view))
+    legal = seat_view.legal_actions()
+    if not legal:
+        raise ValueError("no legal action: it is not this seat's turn")
+    if len(legal) == 1:
+        return _advice("forced", legal[0], {}, legal)
+    seed = view_seed(view)
+    if isinstance(seat_view, PlayerView):
+        return _two_player(seat_view, legal, seed, s)
+    return _table(seat_view, legal, seed, s)
+
+
+def review(
+    view: Mapping[str, Any], chosen: str, settings: HintSettings | None = None, threshold: float = THRESHOLD
+) -> dict[str, Any]:
+    """The verdict on ``chosen`` in ``view`` (the seat's view when it decided): the learning mode's mark.
+
+    The advice of :func:`advise` plus ``action``, ``verdict``, ``loss`` (expected game points
+    below the best) and ``mistake``, judged as the post-game analysis judges
+    (:mod:`bummerl.analysis`: a mistake costs at least ``threshold``; with exact values any
+    loss).  ``verdict``: ``forced``, ``unevaluated`` (no values), ``not_valued`` (the
+    chosen action has none), ``best``, ``good``, ``mistake``, ``optimal``, ``losing``.
+    """
+    return judge(advise(view, settings), chosen, int(view["seat"]), threshold)
+
+
+def judge(advice: Mapping[str, Any], chosen: str, seat: int, threshold: float = THRESHOLD) -> dict[str, Any]:
+    """The verdict of :func:`review` on ``chosen`` from the ``advice`` (:func:`advise`) of the decision's view.
+
+    >>> advice = {"method": "search", "best": "Ah", "values": [["Ah", 0.5], ["Th", -0.5]], "worlds": 9}
+    >>> verdict = judge(advice, "Th", 0)
+    >>> verdict["verdict"], verdict["loss"], verdict["mistake"]
+    ('mistake', 1.0, True)
+    """
+    action = Action.parse(chosen)
+    out = {**advice, "action": action.token, "loss": 0.0, "mistake": False}
+    values = {Action.parse(t): v for t, v in advice["values"]}
+    if advice["method"] == "forced":
+        return {**out, "verdict": "forced"}
+    if not values:
+        return {**out, "verdict": "unevaluated"}
+    if action not in values:
+        return {**out, "verdict": "not_valued"}
+    at = DecisionPoint(0, seat, "", action)
+    decision = at.judged(values, advice["method"] == "exact", advice["worlds"] or 0, threshold)
+    return {**out, "verdict": decision.verdict, "loss": round(decision.loss, 3), "mistake": decision.mistake}
+
+
+def _advice(
+    method: str,
+    best: Action,
+    values: Mapping[Action, float],
+    legal: Sequence[Action],
+    worlds: int | None = None,
+    all_worlds: bool = False,
+    why: str | None = None,
+) -> dict[str, Any]:
+    # Best first; the advised action leads its equals (the search's tie-break chose it).
+    ranked = sorted(values.items(), key=lambda kv: (-kv[1], kv[0] != best))
+    return {
+        "method": method,
+        "best": best.token,
+        "values": [[a.token, round(v, 3)] for a, v in ranked],
+        "worlds": worlds,
+        "all_worlds": all_worlds,
+        "unvalued": [a.token for a in legal if values and a not in values],
+        "why": why,
+    }
+
+
+def _two_player(view: PlayerView, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+    if not solvable(view):
+        # Early in a long-talon variant one world takes seconds to solve: the expert's own opening player answers.
+        return _advice("heuristic", HeuristicBot(seed).choose(view), {}, legal, why="early")
+    bot = SearchBot("hint", Budget(worlds=s.worlds, exhaustive=s.exhaustive, seconds=s.seconds), seed)
+    ev = bot.evaluate(view)
+    exact = ev.exhaustive and ev.worlds == 1
+    return _advice("exact" if exact else "search", ev.best, ev.values, legal, ev.worlds, ev.exhaustive)
+
+
+def _table(view: TableView, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+    bot = TableSearchBot(seed, worlds=s.table_worlds, seconds=s.seconds)
+    if view.phase is Phase.PLAY:
+        values = bot.action_values(view)
+        # Ties go to the first in the legal order, as the search bot plays.
+        best = max((a for a in legal if a in values), key=lambda a: values[a])
+        return _advice("search", best, values, legal)
+    if view.phase is Phase.BIDDING:
+        bids = sum(1 for a in legal if a.kind is ActionKind.BID)
+        if s.seconds is not None:
+            bot.seconds = s.seconds / max(1, bids)  # one estimate per bid: the hint as a whole keeps the cap
+        # The post-game analysis's own estimate of a bid, so that a hint and the analysis agree.
+        values = bid_values(bot, view, legal)
+        best = max(legal, key=lambda a: values[a])
+        return _advice("bidding", best, values, legal, bot.worlds)
+    return _advice("heuristic", TableHeuristicBot(seed).choose(view), {}, legal, why="phase")
+
+
+# ============================================================ on the event loop: the table's side
+def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
+    """For each ``declare`` token ``seat`` may send now: whether going out now wins, and its side's Augen then.
+
+    The engine scores the declaration on a copy of the game.  Where the variant hides the
+    running Augen (scharf) both are ``None``: the page may not learn the count that way.
+
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("schnapsen", seed=3, dealer=1)
+    >>> declare_check(game, 0)  # no trick yet: going out is not possible
+    {}
+    """
+    if game.is_over or game.to_move != seat:
+        return {}
+    declares = [a for a in game.legal_actions() if a.kind is ActionKind.DECLARE]
+    if not declares:
+        return {}
+    view = game.view(seat)
+    if isinstance(view, PlayerView) and view.augen is None:
+        return {a.token: {"wins": None, "augen": None} for a in declares}
+    out: dict[str, dict[str, Any]] = {}
+    for action in declares:
+        after = game.copy()
+        after.apply(action)
+        result = after.result
+        assert result is not None, "a declaration ends the game"
+        side = view.side[seat] if isinstance(view, TableView) else seat
+        out[action.token] = {"wins": result.points_of(seat) > 0, "augen": result.augen[side]}
+    return out
+
+
+@dataclasses.dataclass
+class _RoomHints:
+    """What one live table keeps for hints: the votes, and per seat its requests of the last minute."""
+
+    votes: set[int] = dataclasses.field(default_factory=set)
+    asked: dict[int, collections.deque[float]] = dataclasses.field(default_factory=dict)
+    busy: set[int] = dataclasses.field(default_factory=set)
+    #: The last hints given, by (game id, ply, seat): the review of a decision a hint was asked for judges it
+    #: with the very values the hint showed (and needs no second search).
+    advice: dict[tuple[int, int, int], dict[str, Any]] = dataclasses.field(default_factory=dict)
+
+    def keep(self, key: tuple[int, int, int], advice: dict[str, Any]) -> None:
+        self.advice[key] = advice
+        while len(self.advice) > _KEPT_ADVICE:
+            del self.advice[next(iter(self.advice))]
+
+
+#: Hints kept per table for the reviews of their decisions.
+_KEPT_ADVICE = 8
+
+
+_ROOMS: weakref.WeakKeyDictionary[Room, _RoomHints] = weakref.WeakKeyDictionary()
+
+
+def _of(room: Room) -> _RoomHints:
+    found = _ROOMS.get(room)
+    if found is None:
+        found = _ROOMS[room] = _RoomHints()
+    return found
+
+
+def _humans(room: Room) -> list[int]:
+    """The seats people play (an invited friend's too, before the friend came)."""
+    return [s.seat for s in room.seats if s.kind != "bot"]
+
+
+def _needed(room: Room) -> list[int]:
+    """The seats that must agree: none at a table of bots, every human seat where several people play."""
+    humans = _humans(room)
+    return humans if len(humans) > 1 else []
+
+
+def allowed(room: Room) -> bool:
+    """Whether hints and reviews are on at ``room``: not a tournament's table, and every seat that must agree
+    has agreed."""
+    return not room.data.tournament and set(_needed(room)) <= _of(room).votes
+
+
+def state_fields(room: Room, conn: Connection) -> dict[str, Any]:
+    """The fields of ``conn``'s ``state`` message that this module adds: ``hints`` and ``declare_check``."""
+    dealt = room.dealt
+    hints = {
+        "allowed": allowed(room),
+        "needed": _needed(room),
+        "agreed": sorted(_of(room).votes),
+        # Where the table stands: what a review names (the number of actions is public, every event tells one).
+        "game_id": room.game_id if dealt else None,
+        "ply": room.ply if dealt else 0,
+    }
+    seat = room.game_seat(conn.seat)  # a participant who waits at a Schnorps table of three or four: None
+    check = declare_check(room.game, seat) if dealt and seat is not None else {}
+    return {"hints": hints, "declare_check": check}
+
+
+def _refusal(about: str, code: str, message: str) -> dict[str, Any]:
+    return {**error_message(code, message), "about": about}
+
+
+class HintService:
+    """The hints and reviews of one app's tables: the bounds, and the tasks that compute them."""
+
+    def __init__(self, manager: TableManager, settings: HintSettings | None = None) -> None:
+        self.manager = manager
+        self.settings = settings or HintSettings()
+        self._gate: asyncio.Semaphore | None = None
+        self.waiting = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ----------------------------------------------------------------- messages
+    async def vote(self, room: Room, conn: Connection, allow: bool) -> None:
+        """``conn``'s seat votes for or against hints; everyone sees the agreement in the next ``state``."""
+        if conn.seat is None:
+            room.send(conn, _refusal("hints", "spectator", "a spectator has no vote on hints"))
+            return
+        async with room.lock:
+            votes = _of(room).votes
+            if allow:
+                votes.add(conn.seat)
+            else:
+                votes.discard(conn.seat)
+            room.touch()
+            room.broadcast()
+
+    def ask(self, room: Room, conn: Connection, ply: int | None = None, game_id: int | None = None) -> None:
+        """A hint (``ply`` ``None``) or the review of the decision at ``ply`` of game ``game_id``; answered later.
+
+        Refusals are sent at once; the computation runs as a task of its own.
+        """
+        about = "hint" if ply is None else "review"
+        try:
+            job = self._job(room, conn, about, ply, game_id)
+        except _Refused as exc:
+            room.send(conn, _refusal(about, exc.code, exc.message))
+            return
+        task = asyncio.get_running_loop().create_task(self._run(room, conn, job))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ----------------------------------------------------------------- checks
+    def _job(self, room: Room, conn: Connection, about: str, ply: int | None, game_id: int | None) -> _Job:
+        if conn.seat is None:
+            raise _Refused("spectator", "a spectator gets no hints; send hello with a seat token")
+        seat = room.game_seat(conn.seat)
+        if seat is None:  # a participant who waits at a Schnorps table of three or four
+            raise _Refused("not_your_turn", "you wait this game: only its two players get hints")
+        if room.data.tournament:
+            raise _Refused("tournament", "a tournament's table gives no hints: the other entrants play without")
+        if not allowed(room):
+            raise _Refused("hints_off", self._why_off(room))
+        if room.status == "waiting":
+            raise _Refused("waiting", "not every invited friend has joined yet")
+        game = room.game
+        if ply is None:
+            if game.is_over:
+                raise _Refused("game_over", "the game is over: there is no decision to help with")
+            if game.to_move != seat:
+                raise _Refused("not_your_turn", f"it is seat {game.to_move}'s turn, not seat {seat}'s: ask at yours")
+            view, chosen = view_to_json(game.view(seat)), None
+        else:
+            view, chosen = self._decision(room, seat, ply, game_id)
+        state = _of(room)
+        if seat in state.busy:
+            raise _Refused("busy", "your previous hint or review is still being computed")
+        if self.waiting >= self.settings.waiting:
+            raise _Refused("busy", "the server computes many hints now; ask again in a moment")
+        now = time.monotonic()
+        asked = state.asked.setdefault(seat, collections.deque())
+        while asked and asked[0] <= now - 60.0:
+            asked.popleft()
+        if len(asked) >= self.settings.per_minute:
+            wait = 60.0 - (now - asked[0])
+            raise _Refused(
+                "rate_limited",
+                f"at most {self.settings.per_minute} hints and reviews a minute; try again in {wait:.0f} s",
+            )
+        asked.append(now)
+        state.busy.add(seat)
+        at = room.ply if ply is None else ply
+        return _Job(seat, room.game_id, at, view, chosen, state.advice.get((room.game_id, at, seat)))
+
+    def _why_off(self, room: Room) -> str:
+        missing = [s for s in _needed(room) if s not in _of(room).votes]
+        names = ", ".join(f"seat {s + 1} ({room.seat_name(s) or 'invited'})" for s in missing)
+        return f"hints are off at this table until every player agrees: {names} has not agreed"
+
+    @staticmethod
+    def _decision(room: Room, seat: int, ply: int, game_id: int | None) -> tuple[dict[str, Any], str]:
+        """The view ``seat`` had at ``ply`` of the game on the table, and what it chose there."""
+        if game_id is not None and game_id != room.game_id:
+            raise _Refused("stale", f"game {game_id} is no longer on the table")
+        game = room.game
+        if not 0 <= ply < len(game.actions):
+            raise _Refused("bad_review", f"no action {ply} in this game yet (it has {len(game.actions)})")
+        # The game's own actions from its deal: the view the seat had then, nothing it learnt later.
+        then = Game.from_deck(game.variant, game.deck, game.dealer)
+        for action in game.actions[:ply]:
+            then.apply(action)
+        if then.to_move != seat:
+            raise _Refused("bad_review", f"action {ply} was seat {then.to_move}'s, not yours")
+        return view_to_json(then.view(seat)), game.actions[ply].token
+
+    # ----------------------------------------------------------------- computing
+    async def _run(self, room: Room, conn: Connection, job: _Job) -> None:
+        about = "hint" if job.chosen is None else "review"
+        try:
+            answer = await self._compute(job)
+        except TimeoutError:
+            room.send(conn, _refusal(about, "hint_timeout", f"the expert took over {self.settings.timeout:g} s"))
+            return
+        except Exception as exc:  # a failing search must not stop the table
+            log.error("table %s: a %s failed: %s: %s", room.id, about, type(exc).__name__, exc)
+            room.send(conn, _refusal(about, "hint_failed", f"the expert could not answer: {type(exc).__name__}"))
+            return
+        finally:
+            _of(room).busy.discard(job.seat)
+        if job.chosen is None:
+            _of(room).keep((job.game_id, job.ply, job.seat), answer)
+        room.send(conn, {"type": about, "game_id": job.game_id, "ply": job.ply, "seat": job.seat, **answer})
+
+    async def _compute(self, job: _Job) -> dict[str, Any]:
+        if job.chosen is not None and job.advice is not None:
+            return judge(job.advice, job.chosen, job.seat)  # the hint of that decision: its values, no new search
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(max(1, self.settings.running))
+        gate = self._gate
+        loop = asyncio.get_running_loop()
+        self.waiting += 1
+        try:
+            await gate.acquire()
+        finally:
+            self.waiting -= 1
+        if job.chosen is None:
+            work = functools.partial(advise, job.view, self.settings)
+        else:
+            work = functools.partial(review, job.view, job.chosen, self.settings)
+        # The bots' executor (worker processes): the event loop never searches.
+        future = loop.run_in_executor(self.manager.bots.executor, work)
+        future.add_done_callback(lambda _: gate.release())  # held until the worker is really free
+        answer: dict[str, Any] = await asyncio.wait_for(asyncio.shield(future), timeout=self.settings.timeout)
+        return answer
+
+    async def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    seat: int
+    game_id: int
+    ply: int
+    view: dict[str, Any]
+    chosen: str | None
+    #: The hint given for this decision, if any (a review judges with its values).
+    advice: dict[str, Any] | None = None
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_SERVICES: weakref.WeakKeyDictionary[TableManager, HintService] = weakref.WeakKeyDictionary()
+
+
+def service(manager: TableManager) -> HintService:
+    """The hint service of ``manager``'s app (made at the first use)."""
+    found = _SERVICES.get(manager)
+    if found is None:
+        found = _SERVICES[manager] = HintService(manager)
+    return found
+
+
+async def handle(room: Room, conn: Connection, message: Any) -> None:
+    """Answer a seat's ``hint``, ``review`` or ``hints`` message (:mod:`bummerl.server.messages`)."""
+    from bummerl.server.messages import HintMessage, HintsVoteMessage, ReviewMessage
+
+    hints = service(room.manager)
+    if isinstance(message, HintsVoteMessage):
+        await hints.vote(room, conn, message.allow)
+    elif isinstance(message, ReviewMessage):
+        hints.ask(room, conn, message.ply, message.game_id)
+    elif isinstance(message, HintMessage):
+        hints.ask(room, conn)

@@ -1,0 +1,217 @@
+"""Players without passwords: a device key, a transfer code, seats and statistics (:mod:`bummerl.server.players`).
+
+=======================================  ==============================================================
+``POST /api/players``                    a new player: ``{player_id, key, name}`` (the key only here)
+``GET /api/players/me``                  the player of the ``Authorization: Bearer <key>`` header
+``PATCH /api/players/me``                change the name
+``DELETE /api/players/me/key``           forget this device's key
+``POST /api/players/me/transfer``        a transfer code for another device, valid 10 minutes, once
+``POST /api/players/transfer``           the code typed on the other device: a new key of that player
+``POST /api/players/me/seats``           record the seat of ``{table_id, token}`` for this player:
+                                         ``{table_id, seat, claimed, reason}``, ``reason`` ``already``,
+                                         ``other_player`` or ``other_seat`` when nothing was recorded
+``GET /api/players/me/stats``            games and Bummerl won per variant and opponent, ratings, runs
+=======================================  ==============================================================
+
+Making a player or a transfer code counts against the client's ``create``
+limit, typing a code against its ``join`` limit (as an invitation code does),
+besides the API's own limit; a transfer code itself takes only
+:data:`~bummerl.server.players.CODE_ATTEMPTS` wrong guesses (docs/security.md,
+"Players and their device keys").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
+
+from bummerl.server.manager import TABLE_ID
+from bummerl.server.messages import PlayerName
+from bummerl.server.players import (
+    RECENT_GAMES,
+    GameOutcome,
+    PlayerData,
+    PlayerError,
+    PlayerStore,
+    statistics,
+)
+from bummerl.server.routes.deps import Parts, check_rate, client_of, error, rate_limited
+
+__all__ = ["PlayerService", "router", "service_of"]
+
+
+class PlayerService:
+    """The app's players: their store, and the app's parts (the database threads, the rate limits)."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.store = PlayerStore(parts.repo)
+
+
+def service_of(app: Any) -> PlayerService:
+    """The app's player service, made on first use from its parts."""
+    found: PlayerService | None = getattr(app.state, "players", None)
+    if found is None:
+        found = PlayerService(app.state.parts)
+        app.state.players = found
+    return found
+
+
+def _service(connection: HTTPConnection) -> PlayerService:
+    return service_of(connection.app)
+
+
+ServiceDep = Annotated[PlayerService, Depends(_service)]
+
+router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
+
+
+class NewPlayer(BaseModel):
+    """``POST /api/players`` and ``PATCH /api/players/me``: the player's name (optional)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: PlayerName | None = None
+
+
+class Redeem(BaseModel):
+    """``POST /api/players/transfer``: the code shown on the other device."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=40)
+
+
+class ClaimSeat(BaseModel):
+    """``POST /api/players/me/seats``: the table and the token of the seat this player holds there."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    table_id: str = Field(min_length=1, max_length=32)
+    token: str = Field(min_length=1, max_length=256)
+
+
+def _refused(exc: PlayerError) -> Exception:
+    headers = {"Retry-After": "60"} if exc.status in (429, 503) else None
+    return error(exc.status, exc.code, exc.message, headers)
+
+
+def _key(authorization: str | None) -> str:
+    key = (authorization or "").removeprefix("Bearer ").strip()
+    if not key:
+        raise error(401, "no_player", "send this device's player key: Authorization: Bearer <key>")
+    return key
+
+
+async def _player(
+    service: ServiceDep, authorization: Annotated[str | None, Header(max_length=512)] = None
+) -> PlayerData:
+    key = _key(authorization)
+    player = await service.parts.manager.db.run(service.store.player_of, key)
+    if player is None:
+        raise error(401, "no_player", "this device's player key is unknown (forgotten, or from another server)")
+    return player
+
+
+PlayerDep = Annotated[PlayerData, Depends(_player)]
+
+
+def _player_json(player: PlayerData) -> dict[str, Any]:
+    return {"player_id": player.id, "name": player.name, "created_at": player.created_at, "devices": player.devices}
+
+
+def _recent(outcome: GameOutcome) -> dict[str, Any]:
+    return {
+        "game_id": outcome.game_id,
+        "table_id": outcome.table_id,
+        "variant": outcome.variant,
+        "match_no": outcome.match_no,
+        "game_no": outcome.game_no,
+        "seat": outcome.seat,
+        "outcome": outcome.outcome,
+        "points": outcome.points,
+        "opponent": outcome.opponent,
+        "finished_at": outcome.finished_at,
+    }
+
+
+@router.post("/players", status_code=201)
+async def post_player(body: NewPlayer, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
+    check_rate(service.parts, "create", client_of(connection))
+    player, key = await service.parts.manager.db.run(service.store.create, body.name)
+    return {**_player_json(player), "key": key}
+
+
+@router.get("/players/me")
+async def get_me(player: PlayerDep) -> dict[str, Any]:
+    return _player_json(player)
+
+
+@router.patch("/players/me")
+async def patch_me(body: NewPlayer, player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
+    await service.parts.manager.db.run(service.store.rename, player.id, body.name)
+    return {**_player_json(player), "name": body.name}
+
+
+@router.delete("/players/me/key", status_code=204)
+async def delete_key(
+    player: PlayerDep, service: ServiceDep, authorization: Annotated[str | None, Header(max_length=512)] = None
+) -> Response:
+    await service.parts.manager.db.run(service.store.forget_key, _key(authorization))
+    return Response(status_code=204)
+
+
+@router.post("/players/me/transfer", status_code=201)
+async def post_transfer(player: PlayerDep, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
+    check_rate(service.parts, "create", client_of(connection))
+    try:
+        code, expires = await service.parts.manager.db.run(service.store.issue_code, player.id)
+    except PlayerError as exc:
+        raise _refused(exc) from None
+    at = dt.datetime.fromtimestamp(expires, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return {"code": code, "expires_at": at, "expires_in": max(0, round(expires - time.time()))}
+
+
+@router.post("/players/transfer")
+async def post_redeem(body: Redeem, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
+    check_rate(service.parts, "join", client_of(connection))
+    try:
+        player, key = await service.parts.manager.db.run(service.store.redeem, body.code)
+    except PlayerError as exc:
+        raise _refused(exc) from None
+    return {**_player_json(player), "key": key}
+
+
+@router.post("/players/me/seats")
+async def post_seat(body: ClaimSeat, player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
+    p = service.parts
+    seat = (
+        await p.manager.db.run(p.repo.seat_of, body.table_id, body.token) if TABLE_ID.fullmatch(body.table_id) else None
+    )
+    if seat is None:
+        raise error(403, "bad_token", "this token holds no seat at this table")
+    # Another device that opened the seat's link first, or another seat of this player at the table, is no error:
+    # whoever holds the token may play the seat anywhere; the answer says that nothing was recorded, and why.
+    result = await p.manager.db.run(service.store.claim_seat, player.id, body.table_id, seat)
+    return {
+        "table_id": body.table_id,
+        "seat": seat,
+        "claimed": result == "claimed",
+        "reason": None if result == "claimed" else result,
+    }
+
+
+@router.get("/players/me/stats")
+async def get_stats(player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
+    outcomes, more = await service.parts.manager.db.run(service.store.outcomes, player.id)
+    return {
+        **_player_json(player),
+        **statistics(outcomes),
+        "more": more,
+        "recent": [_recent(o) for o in reversed(outcomes[-RECENT_GAMES:])],
+    }

@@ -1,0 +1,220 @@
+"""Helpers of the browser tests of issue 13 (``test_phone_ui.py``, ``test_defects_ui.py``).
+
+- :func:`phone` opens a 390x844 touch context (a phone), :func:`desktop` a 1280x800 one;
+- :class:`SeatDriver` plays seats of a live table over its WebSocket from the test (as a second device of the
+  same player would), so a test reaches the situation it looks at in a second instead of by many clicks;
+- :func:`open_seat` shows a seat's table in a page (its token in the page's ``localStorage``, as after creating
+  or joining the table there);
+- :func:`no_sideways_scroll`, :func:`on_first_screen`: what a phone must satisfy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+
+#: Seconds between two messages of one seat (the server allows 10 a second after a burst).
+SEND_INTERVAL = 0.11
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def phone(browser: Browser, locale: str = "de-AT", **extra: Any) -> BrowserContext:
+    """A phone: 390x844, touch, the page's viewport meta honoured."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=locale, **extra)
+    context.set_default_timeout(15000)
+    return context
+
+
+def desktop(browser: Browser, locale: str = "de-AT", **extra: Any) -> BrowserContext:
+    context = browser.new_context(viewport=DESKTOP, locale=locale, **extra)
+    context.set_default_timeout(15000)
+    return context
+
+
+def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """A fixture body: make phone or desktop contexts (``make(kind, locale, **extra)``), all closed afterwards."""
+    made: list[BrowserContext] = []
+
+    def make(kind: str = "desktop", locale: str = "de-AT", **extra: Any) -> BrowserContext:
+        context = (phone if kind == "phone" else desktop)(browser, locale, **extra)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A JSON POST to the live server; its answer."""
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(25)
+
+
+def open_seat(page: Page, base: str, table_id: str, token: str, seat: int, variant: str) -> None:
+    """Show the table in ``page`` as the seat of ``token`` (stored as the lobby stores it)."""
+    page.goto(base + "/")
+    page.evaluate(
+        """([id, seat]) => {
+            const all = JSON.parse(localStorage.getItem("bummerl.seats") || "{}");
+            all[id] = seat;
+            localStorage.setItem("bummerl.seats", JSON.stringify(all));
+        }""",
+        [table_id, {"token": token, "seat": seat, "variant": variant, "saved": 0}],
+    )
+    page.goto(f"{base}/#/table/{table_id}")
+
+
+def no_sideways_scroll(page: Page) -> int:
+    """How many pixels the page is wider than its window (0 on a page that fits)."""
+    width: int = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    return max(0, width)
+
+
+def on_first_screen(page: Page, selector: str) -> bool:
+    """Whether every element of ``selector`` lies within the first screen (the page scrolled to its top)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    inside: bool = page.eval_on_selector_all(
+        selector,
+        """els => els.length > 0 && els.every(e => {
+            const r = e.getBoundingClientRect();
+            return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+        })""",
+    )
+    return inside
+
+
+class SeatDriver:
+    """The seats of a live table played from the test over the table's WebSocket (as another device would).
+
+    ``play(choose, until)`` answers each seat's turn with ``choose(state)`` until ``until(states)`` holds, where
+    ``states`` maps each seat to its latest ``state`` message.
+    """
+
+    def __init__(self, base: str, table_id: str, tokens: dict[int, str]) -> None:
+        url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        self.sockets: dict[int, ClientConnection] = {}
+        self.states: dict[int, dict[str, Any]] = {}
+        self.acted: dict[int, int] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.sent_at: dict[int, float] = {}
+        self._stack = contextlib.ExitStack()
+        for seat, token in tokens.items():
+            ws = self._stack.enter_context(ws_connect(url, open_timeout=10))
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            self.sockets[seat] = ws
+            self.acted[seat] = -1
+
+    def pump(self, timeout: float = 0.005) -> None:
+        """Read what the server sent each seat (waiting at most ``timeout`` seconds on each socket)."""
+        for seat, ws in self.sockets.items():
+            while True:
+                try:
+                    message = json.loads(ws.recv(timeout=timeout))
+                except TimeoutError:
+                    break
+                if message.get("type") == "state":
+                    self.states[seat] = message
+                elif message.get("type") == "error":
+                    # Refused (sent on a state that had just changed, or too fast): decide again on the newest state.
+                    self.errors.append(message)
+                    self.acted[seat] = -1
+
+    def ready(self, seat: int) -> bool:
+        """Whether ``seat`` may send again: the server meters what a client sends (a burst of 30, then 10 a
+        second: docs/security.md), and the driver stays below it."""
+        return time.monotonic() - self.sent_at.get(seat, -SEND_INTERVAL) >= SEND_INTERVAL
+
+    def send(self, seat: int, message: dict[str, Any]) -> None:
+        self.sent_at[seat] = time.monotonic()
+        self.sockets[seat].send(json.dumps(message))
+
+    def step(self, choose: Callable[[dict[str, Any]], str | None], *, deal_on: bool = False) -> None:
+        """Read the news and answer each seat's turn once (``choose`` may say ``None``: wait); with ``deal_on``,
+        deal the next game when one is over."""
+        self.pump()
+        for seat, state in self.states.items():
+            if not self.ready(seat) or state["seq"] <= self.acted[seat]:
+                continue
+            if state["your_turn"]:
+                action = choose(state)
+                if action is not None:
+                    self.acted[seat] = state["seq"]
+                    self.send(seat, {"type": "action", "action": action})
+            elif deal_on and state["game_over"] is not None:
+                self.acted[seat] = state["seq"]
+                self.send(seat, {"type": "next_game"})
+
+    def play(
+        self,
+        choose: Callable[[dict[str, Any]], str | None],
+        until: Callable[[dict[int, dict[str, Any]]], bool],
+        timeout: float = 30.0,
+    ) -> dict[int, dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while True:
+            self.step(choose)
+            if len(self.states) == len(self.sockets) and until(self.states):
+                return self.states
+            if time.monotonic() > deadline:
+                legal = [s.get("legal") for s in self.states.values()]
+                raise AssertionError(f"the seats did not get there: {legal}; errors: {self.errors[-3:]}")
+
+    def deal_next(self, seat: int) -> None:
+        """Deal the next game (the game on the table is over); :meth:`play` goes on with it."""
+        while not self.ready(seat):
+            time.sleep(0.01)
+        self.send(seat, {"type": "next_game"})
+        deadline = time.monotonic() + 10
+        while self.states[seat]["game_over"] is not None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the next game was not dealt; errors: {self.errors[-3:]}")
+            self.pump()
+
+    def close(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            self._stack.close()
+        self.sockets.clear()
+
+
+def game_over(states: dict[int, dict[str, Any]]) -> bool:
+    return all(s["game_over"] is not None for s in states.values())
+
+
+def first_legal(state: dict[str, Any]) -> str:
+    """A quick way through a game: "Genug!" when allowed, a pass in the bidding, else the first legal action."""
+    legal: list[str] = state["legal"]
+    for token in ("declare", "pass"):
+        if token in legal:
+            return token
+    return legal[0]
