@@ -166,7 +166,12 @@ def test_an_unfinished_game_shows_no_card(client: TestClient) -> None:
 def test_a_finished_game_has_its_record_replay_and_history_entry(client: TestClient) -> None:
     last = finish_a_game(client, name="Anna", seed=12)
     game_id = last["game_over"]["game_id"]
+    # The result is stored in the background after game_over (TableManager.store_result): wait for it.
+    deadline = time.monotonic() + 15
     history = client.get("/api/games").json()
+    while history["total"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        history = client.get("/api/games").json()
     assert history["total"] == 1 and history["games"][0]["game_id"] == game_id
     assert history["games"][0]["players"][0] == "Anna" and history["games"][0]["finished"] is True
     assert history["games"][0]["kind"] == "two_player" and history["games"][0]["contract"] is None
