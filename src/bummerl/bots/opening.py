@@ -30,7 +30,9 @@ Every rule comes from :mod:`bummerl.solver.reference` (the pure-Python solver's 
 (6, True, True)
 
 Use :class:`OpeningBot` as a bot (it falls back to another bot once the position is solvable, and to
-the heuristic when no world finished in time), or :meth:`OpeningSearch.evaluate` from a search bot.
+the heuristic when no world finished in time), or :func:`opening_action` from a search bot.  Measured
+against the heuristic opening it is not stronger (Schnorps: weaker; docs/bots.md, "Search from the first
+trick"), so the search levels do not use it yet.
 The module reads only the view; a world exists inside one decision.
 """
 
