@@ -45,10 +45,14 @@ from collections.abc import Callable, Mapping
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot
+from bummerl.bots.deadline import Deadline
 from bummerl.bots.inference import World, count_worlds, enumerate_worlds, infer, sample_world, world_game
+from bummerl.bots.likelihood import Observation, likelihood, observations
 from bummerl.bots.match_equity import game_utility
 from bummerl.bots.tiebreak import chances
+from bummerl.cards import Card
 from bummerl.rng import SplitMix64, derive_seed
+from bummerl.solver import SearchLimitExceeded
 from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
 
@@ -115,6 +119,15 @@ class Budget:
     chance_horizon: int = 3
     #: Worlds the tie-break averages over at most (the first ones solved: a uniform sample).
     chance_worlds: int = 24
+    #: Policy-based inference (:mod:`bummerl.bots.likelihood`): weight every world's values by how likely
+    #: the opponent's recent plays are in it under a model of a strong player (importance weights: the
+    #: worlds are drawn uniformly, the weighted mean estimates the mean over the posterior).
+    inference: bool = False
+    #: The hard deadline of a decision (seconds, ``None``: none): no world is started after the cap
+    #: (:meth:`cap`), and a world still being solved at the deadline is given up (the C solver gets a
+    #: node limit from the remaining time at the rate it searched so far), so one slow world on a
+    #: loaded machine cannot hold the answer up.  The first world is always solved.
+    hard_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -129,6 +142,8 @@ class Budget:
             raise ValueError(f"chance_seconds must be >= 0, not {self.chance_seconds}")
         if self.tie_margin < 0 or self.chance_horizon < 1 or self.chance_worlds < 1:
             raise ValueError("tie_margin must be >= 0, chance_horizon and chance_worlds >= 1")
+        if self.hard_seconds is not None and self.hard_seconds <= 0:
+            raise ValueError(f"hard_seconds must be positive, not {self.hard_seconds}")
 
     def cap(self, view: PlayerView) -> float | None:
         """The time cap for a decision in ``view`` (``None``: no cap).
@@ -217,6 +232,8 @@ class SearchBot:
         self._decisions = 0
         self._values = values or solver_values
         self._fallback: Bot | None = None
+        #: The C solver's recent search rate (nodes per second), for the hard deadline.
+        self._rate: float | None = None
 
     def scale_time(self, factor: float) -> None:
         """Think at most ``factor`` times as long per decision (a server sharing its cores under load).
@@ -257,6 +274,28 @@ class SearchBot:
                 return a
         return ev.best
 
+    def _solve(self, game: TwoPlayerGame, deadline: Deadline | None) -> Mapping[Action, int]:
+        """The values of every action in one world; with a ``deadline`` (and the C solver's node rate
+        known) the solve gives up with :class:`~bummerl.solver.SearchLimitExceeded` at about the hard
+        deadline."""
+        if self._values is not solver_values:
+            return self._values(game)
+        from bummerl.solver import search
+
+        max_nodes = None
+        if deadline is not None and deadline.hard_seconds is not None and self._rate is not None:
+            max_nodes = max(1000, int(self._rate * max(deadline.remaining(), 0.0)))
+        began = time.perf_counter()
+        result = search(game, actions=True, max_nodes=max_nodes)
+        took = time.perf_counter() - began
+        if took > 0.002:
+            # Nodes per second of the solver on this machine now (the newest solves weigh most).
+            rate = result.nodes / took
+            self._rate = rate if self._rate is None else 0.5 * self._rate + 0.5 * rate
+        values = result.values
+        assert values is not None
+        return {a: values[a.code] for a in game.legal_actions()}
+
     def _opening(self) -> Bot:
         if self._fallback is None:
             from bummerl.bots.heuristic import HeuristicBot
@@ -274,16 +313,19 @@ class SearchBot:
                 f"{view.variant.title}: {view.talon_size} face-down talon cards are too many to solve each world "
                 f"in time (at most {SOLVABLE_TALON.get(view.variant.deck_size)})"
             )
-        start = time.perf_counter()
+        b = self.budget
+        deadline = Deadline(b.cap(view), b.hard_seconds, b.min_worlds)
+        start = deadline.start
         info = infer(view)
         # A fresh stream per decision: the same bot, seed and decision number
         # sample the same worlds, whatever happened in other games.
         rng = SplitMix64(derive_seed(self._seed, self._decisions))
         self._decisions += 1
         totals = dict.fromkeys(legal, 0.0)
-        b = self.budget
         n = count_worlds(info)
         exhaustive = n <= max(b.exhaustive, 1)
+        obs = observations(view) if b.inference else []
+        weights: list[float] | None = None
         if exhaustive:
             # Shuffled, so that a time cap cuts a uniform sample without
             # replacement rather than a biased prefix of the enumeration.
@@ -291,38 +333,45 @@ class SearchBot:
             rng.shuffle(worlds)
         else:
             worlds = [sample_world(info, rng) for _ in range(b.worlds)]
-        cap = b.cap(view)
+        if obs:
+            # Importance weights: the worlds are uniform, the target is the posterior given the plays.
+            weights = _likelihoods(view, worlds, obs)
         utility = game_utility(view.match, view.player, view.dealer, view.variant.name) if b.match_play else None
         scores = dict.fromkeys(legal, 0.0)
         solved = 0
-        for world in worlds:
-            vals = self._values(world_game(view, world))
+        mass = 0.0
+        for i, world in enumerate(worlds):
+            if solved and not deadline.may_start(solved):
+                break
+            try:
+                vals = self._solve(world_game(view, world), deadline if solved else None)
+            except SearchLimitExceeded:
+                break  # the hard deadline: answer from the worlds solved so far
+            w = 1.0 if weights is None else weights[i]
             for a in legal:
                 v = vals[a]
-                totals[a] += v
+                totals[a] += w * v
                 if utility is not None:
-                    scores[a] += utility[v]
+                    scores[a] += w * utility[v]
             solved += 1
-            if cap is not None and solved >= b.min_worlds and time.perf_counter() - start > cap:
-                break
-        means = {a: totals[a] / solved for a in legal}
-        score = means if utility is None else {a: scores[a] / solved for a in legal}
+            mass += w
+        means = {a: totals[a] / mass for a in legal}
+        score = means if utility is None else {a: scores[a] / mass for a in legal}
         objective = "game points" if utility is None else "match equity"
         margin = b.tie_margin * (1.0 if utility is None else EQUITY_PER_POINT)
         trump = int(view.trump)
         tied = _tied(score, legal, margin)
         chance: dict[Action, float] | None = None
         chance_worlds = 0
-        # One world of chances costs about len(tied) * horizon solves of the size of a world of the
-        # search: early in a deal that does not fit into the allowance, so it is not started at all.
         per_world = (time.perf_counter() - start) / solved
         if (
             b.chance_seconds is not None
             and b.temperature <= 0
             and len(tied) > 1
-            and len(tied) * b.chance_horizon * per_world <= b.chance_seconds
+            and len(tied) * b.chance_horizon * per_world <= min(b.chance_seconds, deadline.remaining())
         ):
-            chance, chance_worlds = self._chances(view, worlds[:solved], tied, utility, b.chance_seconds)
+            allowance = min(b.chance_seconds, deadline.remaining())
+            chance, chance_worlds = self._chances(view, worlds[:solved], tied, utility, allowance)
         best = _pick(score, means, tied, trump, chance)
         complete = exhaustive and solved == len(worlds)
         return Evaluation(
@@ -370,6 +419,24 @@ class SearchBot:
 
 #: In match play, one game point near the end of a Bummerl is worth about this much equity; scales the tie margin.
 EQUITY_PER_POINT = 0.1
+
+
+def _likelihoods(view: PlayerView, worlds: list[World], obs: list[Observation]) -> list[float]:
+    """Each world's likelihood of the opponent's observed plays (:func:`~bummerl.bots.likelihood.likelihood`)."""
+    from bummerl.bots.policy import model_for
+
+    model = model_for(view.variant.name)
+    # The likelihood depends on the opponent's hand only, which many worlds share (talon orders).
+    known: dict[frozenset[Card], float] = {}
+    cache: dict[tuple[int, frozenset[Card]], float] = {}
+    out = []
+    for w in worlds:
+        key = frozenset(w.opponent_hand)
+        p = known.get(key)
+        if p is None:
+            p = known[key] = likelihood(view, w, obs, model, cache)
+        out.append(p)
+    return out
 
 
 def _losing_declaration(action: Action, mean: float) -> bool:

@@ -257,7 +257,7 @@ class PlaySession:
             if seat == self.seat:
                 action = self._ask_action(game)
             else:
-                action = self.bots[seat].choose(game.view(seat))
+                action = self.bots[seat].choose(self.match.bot_view(game, seat))
             for line in self.narrator.tell(game.apply(action)):
                 say(line)
 

@@ -37,6 +37,7 @@ from bummerl.table_game import TableGame, TableResult
 from bummerl.text import Words, menu_label, render_view, result_sentence
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
+from bummerl.view import PlayerView, with_match
 
 __all__ = ["PlayMatch", "TableGameMatch", "TwoPlayerMatch", "play_match"]
 
@@ -108,6 +109,11 @@ class PlayMatch(abc.ABC):
     def dumps(self, seats: Mapping[int, str]) -> str:
         """The records of the games so far (``seats``: who played each seat), as text."""
 
+    def bot_view(self, game: Game, seat: int) -> Any:
+        """The view a bot at ``seat`` decides on: the seat's view, which :class:`TwoPlayerMatch` gives the
+        match context (the table games' bots know no match context)."""
+        return game.view(seat)
+
 
 class TwoPlayerMatch(PlayMatch):
     """A Bummerl from 7 down (Schnapsen, scharf, Sechsundsechzig), or Schnorps for Marken."""
@@ -138,6 +144,18 @@ class TwoPlayerMatch(PlayMatch):
         game = self.match.current
         assert game is not None
         self.match.complete(game)
+
+    def bot_view(self, game: Game, seat: int) -> PlayerView:
+        """``seat``'s view with the match context (:meth:`bummerl.match.Match.context`: the score sheet both
+        players see), so that a bot plays for the match here as in the arena and at a web table.
+
+        >>> from bummerl.variants import find_variant
+        >>> m = TwoPlayerMatch(find_variant("schnapsen"), seed=3, target=5)
+        >>> m.bot_view(m.deal_next(), 1).match.needed
+        (5, 5)
+        """
+        assert isinstance(game, TwoPlayerGame)
+        return with_match(game.view(seat), self.match.context())
 
     def goal(self, w: Words) -> str:
         return w("goal_marken", target=self.match.target) if self.match.kind == "marken" else w("goal_bummerl")

@@ -312,7 +312,9 @@ class RoundSession(PlaySession):
             g = game.to_move
             p = players[g]
             if p in self.bots:
-                action = self.bots[p].choose(game.view(g))
+                # No match context: a round's balances among 3 or 4 are no two-seat race to a target
+                # (bummerl.view.MatchContext), so its bots play each game for its Marken.
+                action = self.bots[p].choose(self.match.bot_view(game, g))
             else:
                 if self.hot_seat:
                     answer = self.console.ask(story("round_handover", who=self.match.labels[p]))

@@ -530,8 +530,13 @@ class Room(abc.ABC):
         bot = self.bot_of(seat)
         if bot is None:
             return None
-        request = BotRequest(self.id, bot, self.bot_seed(), view_to_json(self.game.view(seat)), self.variant)
+        request = BotRequest(self.id, bot, self.bot_seed(), view_to_json(self.bot_view(seat)), self.variant)
         return BotTurn(seat, request, (self.game_id, self.ply))
+
+    def bot_view(self, seat: int) -> Any:
+        """The view the bot at ``seat`` decides on: the seat's view (a two-player table adds its match context,
+        :meth:`bummerl.server.tables.LiveTable.bot_view`).  Only bots get it: the seats' messages are unchanged."""
+        return self.game.view(seat)
 
     @abc.abstractmethod
     def replay_stored(self) -> list[FinishedGame]:

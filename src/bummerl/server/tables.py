@@ -43,7 +43,7 @@ from bummerl.server.storage import StorageError, TableData
 from bummerl.server.workers import read_game_record
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import TwoPlayerVariant
-from bummerl.view import PlayerView
+from bummerl.view import PlayerView, with_match
 
 if TYPE_CHECKING:
     from bummerl.game import Game
@@ -267,6 +267,12 @@ class LiveTable(Room):
     def bot_seed(self) -> int:
         assert self.info is not None
         return derive_seed(self.data.seed, BOT_SEED, self.info.match_no, self.info.game_no, self.ply)
+
+    def bot_view(self, seat: int) -> PlayerView:
+        """``seat``'s view with the Bummerl's (or Marken match's) context (:meth:`bummerl.match.Match.context`):
+        the score both seats see, so that a bot plays for the match here as in the arena and the terminal.  The
+        bot protocol's JSON carries it (``view.match``) into the worker that decides."""
+        return with_match(self.game.view(seat), self.match.context())
 
     # ------------------------------------------------------------------ load
     def replay_stored(self) -> list[FinishedGame]:
