@@ -238,12 +238,18 @@ class SearchBot:
     def scale_time(self, factor: float) -> None:
         """Think at most ``factor`` times as long per decision (a server sharing its cores under load).
 
-        >>> bot = SearchBot("x", Budget(worlds=8, seconds=0.5))
-        >>> bot.scale_time(0.2); bot.budget.seconds
-        0.1
+        Both the cap and the hard deadline shrink.
+
+        >>> bot = SearchBot("x", Budget(worlds=8, seconds=0.5, hard_seconds=2.0))
+        >>> bot.scale_time(0.2); bot.budget.seconds, bot.budget.hard_seconds
+        (0.1, 0.4)
         """
-        if self.budget.seconds is not None:
-            self.budget = dataclasses.replace(self.budget, seconds=self.budget.seconds * factor)
+        b = self.budget
+        if b.seconds is not None:
+            b = dataclasses.replace(b, seconds=b.seconds * factor)
+        if b.hard_seconds is not None:
+            b = dataclasses.replace(b, hard_seconds=b.hard_seconds * factor)
+        self.budget = b
 
     def time_budget(self) -> float:
         """Seconds a decision may take at most in the first tricks (the longest), unscaled: how a scheduler
