@@ -12,10 +12,10 @@ level       worlds   enumerate   seconds    temperature  meant for
 easy        2        4           -          1.0          beginners
 medium      6        12          0.15       0.35         casual play
 hard        12       40          0.25       0.15         the web default
-expert      100      300         0.4 (1.6)  0            the strongest; <= 0.5 s per move (median)
+expert      100      300         0.8 (2)    0            the strongest; <= 0.5 s per move (median)
 ==========  =======  ==========  =========  ===========  ==================================
 
-``expert`` may think 4 times as long (1.6 s) while the open talon still holds
+``expert`` may think 2.5 times as long (2 s) while the open talon still holds
 7 or more face-down cards: the first two tricks of a Schnapsen deal, where a
 world costs the most and the decisions (exchange, closing, the opening leads)
 weigh most; the median time per move stays far below 1 s.  Its hard deadline
@@ -64,8 +64,8 @@ LEVELS: dict[str, Budget] = {
     "expert": Budget(
         worlds=100,
         exhaustive=300,
-        seconds=0.4,
-        opening_factor=4.0,
+        seconds=0.8,
+        opening_factor=2.5,
         hard_seconds=2.5,
         match_play=True,
         chance_seconds=0.25,
@@ -82,7 +82,7 @@ _DESCRIPTIONS = {
     "hard": "PIMC, 12 sampled deals, exact when <= 40 remain, nearly strict choice (web default, <= 0.3 s)",
     "expert": (
         "PIMC, 100 sampled deals, exact when <= 300 remain "
-        "(0.4 s per move, 1.6 s in the first tricks, never over 2.5 s)"
+        "(0.8 s per move, 2 s in the first tricks, never over 2.5 s)"
     ),
 }
 

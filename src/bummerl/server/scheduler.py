@@ -11,7 +11,7 @@ arrival order), and each decision gets a time budget scaled by the load::
     time_scale = max(min_time_scale, workers / (workers + waiting))
 
 With nobody waiting a bot thinks as long as its level allows (``expert``:
-0.4 s, 1.6 s in the first tricks); with 38 decisions waiting for 2 workers each
+0.8 s, 2 s in the first tricks); with 38 decisions waiting for 2 workers each
 thinks a twentieth of that.  A decision that arrives therefore waits about one
 full-length decision of its own level or shorter ones, however many tables
 search, instead of every search ahead of it (measured in ``bench/web_abuse.py``, docs/web.md).  A
@@ -83,7 +83,7 @@ class BotRequest:
 class _Gate:
     """Admission to the workers: ``slots`` decisions at a time, the waiting one with the shortest budget next.
 
-    Shortest first, so a ``hard`` move (0.25 s) does not queue behind a row of ``expert`` ones (0.4-1.6 s); among
+    Shortest first, so a ``hard`` move (0.25 s) does not queue behind a row of ``expert`` ones (0.8-2 s); among
     equal budgets, arrival order.  A long search still gets its turn: the short ones ahead of it end quickly.
     """
 
