@@ -81,8 +81,7 @@ _DESCRIPTIONS = {
     "medium": "PIMC, 6 sampled deals, slightly loose choice (temperature 0.35)",
     "hard": "PIMC, 12 sampled deals, exact when <= 40 remain, nearly strict choice (web default, <= 0.3 s)",
     "expert": (
-        "PIMC, 100 sampled deals, exact when <= 300 remain "
-        "(0.8 s per move, 2 s in the first tricks, never over 2.5 s)"
+        "PIMC, 100 sampled deals, exact when <= 300 remain (0.8 s per move, 2 s in the first tricks, never over 2.5 s)"
     ),
 }
 
