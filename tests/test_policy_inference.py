@@ -247,3 +247,12 @@ def test_no_world_starts_after_the_hard_deadline() -> None:
     game = TwoPlayerGame.deal("schnapsen", seed=7)
     bot = SearchBot("t", Budget(worlds=50, seconds=0.0, hard_seconds=1e-9, min_worlds=20), 1)
     assert bot.evaluate(game.view(game.to_move)).worlds == 1
+
+
+def test_bad_budgets_and_models_are_refused_with_the_reason() -> None:
+    with pytest.raises(ValueError, match="hard_seconds must be positive"):
+        Budget(worlds=4, hard_seconds=0.0)
+    with pytest.raises(ValueError, match="weights for"):
+        PolicyModel({"lead-open": (1.0, 2.0)})
+    with pytest.raises(ValueError, match="a rate must be in"):
+        PolicyModel({}, {"exchange": 1.0})

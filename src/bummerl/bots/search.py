@@ -49,6 +49,7 @@ from bummerl.bots.deadline import Deadline
 from bummerl.bots.inference import World, count_worlds, enumerate_worlds, infer, sample_world, world_game
 from bummerl.bots.likelihood import Observation, likelihood, observations
 from bummerl.bots.match_equity import game_utility
+from bummerl.bots.policy import model_for
 from bummerl.bots.tiebreak import chances
 from bummerl.cards import Card
 from bummerl.rng import SplitMix64, derive_seed
@@ -429,8 +430,6 @@ EQUITY_PER_POINT = 0.1
 
 def _likelihoods(view: PlayerView, worlds: list[World], obs: list[Observation]) -> list[float]:
     """Each world's likelihood of the opponent's observed plays (:func:`~bummerl.bots.likelihood.likelihood`)."""
-    from bummerl.bots.policy import model_for
-
     model = model_for(view.variant.name)
     # The likelihood depends on the opponent's hand only, which many worlds share (talon orders).
     known: dict[frozenset[Card], float] = {}
