@@ -45,7 +45,16 @@ from bummerl.server.links import TableLink
 from bummerl.server.rooms import FRIEND, FinishedGame, Room, TableError
 from bummerl.server.scheduler import BotScheduler
 from bummerl.server.schnorps_tables import LiveSchnorpsRound3, LiveSchnorpsRound4
-from bummerl.server.storage import Lease, Repository, SeatData, StorageError, UnknownCodeError, hash_token
+from bummerl.server.storage import (
+    MATCH_OUTCOME,
+    GameData,
+    Lease,
+    Repository,
+    SeatData,
+    StorageError,
+    UnknownCodeError,
+    hash_token,
+)
 from bummerl.server.table_games import LiveTableGame
 from bummerl.server.tables import LiveTable
 from bummerl.server.tournament_store import TournamentStore
@@ -500,6 +509,21 @@ class TableManager:
         task = asyncio.get_running_loop().create_task(self._store_result(finished))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def as_finished(self, game: GameData) -> GameData:
+        """``game`` as the database will have it once a pending result is written.
+
+        ``game_over`` reaches the players before the background write of
+        :meth:`store_result` lands (or while the database refuses it), so a client
+        that asks for the game, its record, replay or analysis at once must not be
+        told that it still runs.  In cluster mode another process's pending result
+        is not known here; its answer waits for that write.
+        """
+        finished = self._results.get(game.id)
+        if game.finished or finished is None:
+            return game
+        result = {k: v for k, v in finished.result.items() if k != MATCH_OUTCOME}
+        return dataclasses.replace(game, finished=True, result=result, record=finished.record)
 
     async def _store_result(self, finished: FinishedGame) -> None:
         wait = self.config.storage_retry_first

@@ -112,7 +112,7 @@ async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
     game, table = await p.manager.db.run(both)
     if game is None or table is None:
         raise error(404, "unknown_game", f"no game {game_id}")
-    return game, table
+    return p.manager.as_finished(game), table
 
 
 async def _finished(p: Parts, game_id: int) -> tuple[type[Room], str]:
