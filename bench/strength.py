@@ -15,6 +15,7 @@ Usage::
     python bench/strength.py --ladder --deals 200          # each level against the level below
     python bench/strength.py --timing expert --deals 10    # seconds per move (self-play)
     python bench/strength.py --combine run1.json run2.json # sum `bummerl arena --json` reports
+    python bench/strength.py --margin-gain new.json old.json  # (new - b) - (old - b), same deals
 
 ``--combine`` adds up arena reports of the same pairing run with different
 seeds (long measurements in chunks, so a partial run still counts): game
@@ -150,6 +151,47 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
     return paired_interval([diff[k] for k in keys], [games[k] for k in keys])
 
 
+def margin_gain(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """How much more ``new``'s side ``a`` beats side ``b`` than ``old``'s did, on the same deals.
+
+    Both reports must be of one ``b`` (the common opponent, e.g. ``heuristic``),
+    one variant, seed and number of deals, with their game logs: then each deal
+    was played in the same seatings by both, and the per-deal difference of the
+    margins, ``(a - b)_new - (a - b)_old``, removes the luck of the cards once
+    more.  The interval is over deals (:func:`bummerl.arena.paired_interval`).
+
+    >>> def report(points):
+    ...     log = [{"deal": d, "side_points": {"a": a, "b": b}} for d, (a, b) in enumerate(points)]
+    ...     return {"a": {"name": "x"}, "b": {"name": "h"}, "variant": "v", "seed": 1, "deals": 3, "game_log": log}
+    >>> gain = margin_gain(report([(3, 0), (2, 1), (1, 1)]), report([(2, 1), (2, 1), (0, 2)]))
+    >>> round(gain["gain_per_game"], 3), gain["deals"]  # margins 4 against 0 over three games
+    (1.333, 3)
+    """
+    keys = ("variant", "seed", "deals")
+    if any(new[k] != old[k] for k in keys) or new["b"]["name"] != old["b"]["name"]:
+        raise ValueError("--margin-gain needs two reports against the same opponent on the same deals")
+    if "game_log" not in new or "game_log" not in old:
+        raise ValueError("--margin-gain needs reports with their game logs (bummerl arena --game-log)")
+    diff: dict[int, float] = defaultdict(float)
+    games: dict[int, int] = defaultdict(int)
+    for sign, report in ((1, new), (-1, old)):
+        for g in report["game_log"]:
+            points = side_points(g)
+            diff[g["deal"]] += sign * (points["a"] - points["b"])
+            games[g["deal"]] += 1
+    deals = sorted(games)
+    per_game = [games[d] / 2 for d in deals]  # each deal's games, counted once
+    return {
+        "new": new["a"]["name"],
+        "old": old["a"]["name"],
+        "opponent": new["b"]["name"],
+        "variant": new["variant"],
+        "deals": len(deals),
+        "gain_per_game": sum(diff.values()) / sum(per_game),
+        "gain_ci95": paired_interval([diff[d] for d in deals], per_game),
+    }
+
+
 def side_points(game: dict[str, Any]) -> dict[str, int]:
     """The points of the sides in one game of a ``game_log``: ``side_points``, or in the
     reports of the two-player arena before issue 11 the ``winner``'s ``points``.
@@ -205,10 +247,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ladder", action="store_true", help="each level against the level below")
     parser.add_argument("--timing", metavar="BOT", help="only the seconds per move of BOT (self-play, one job)")
     parser.add_argument("--combine", nargs="+", metavar="REPORT", help="sum `bummerl arena --json` reports")
+    parser.add_argument(
+        "--margin-gain",
+        nargs=2,
+        metavar=("NEW", "OLD"),
+        help="how much more NEW's a beats b than OLD's a, on the same deals (two `bummerl arena --json --game-log`)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.combine:
         print(json.dumps(combine(args.combine), indent=1))
+        return 0
+    if args.margin_gain:
+        reports = []
+        for path in args.margin_gain:
+            with open(path, encoding="utf-8") as f:
+                reports.append(json.load(f))
+        print(json.dumps(margin_gain(*reports), indent=1))
         return 0
     if args.deals < 1:
         parser.error("--deals must be at least 1")

@@ -60,3 +60,21 @@ def test_reports_from_before_issue_11_still_pool() -> None:
     measured = strength.measure("heuristic", "random", "dreierschnapsen", "game", 3, 1, 1)
     lo, hi = measured["points_share_a_ci95"]
     assert lo <= measured["points_share_a"] <= hi
+
+
+def test_margin_gain_pairs_two_runs_against_one_opponent_on_the_same_deals() -> None:
+    """``--margin-gain``: "search beats heuristic by more than today" (issue 12) is the per-deal
+    difference of two margins against the same opponent; a run against itself gains exactly 0, and
+    reports of different deals or opponents are refused rather than paired."""
+    strength = _strength()
+    run = run_arena(ArenaConfig("bauernschnapsen", "heuristic", "random", deals=6, seed=4, jobs=1), game_log=True)
+    same = strength.margin_gain(run, run)
+    assert same["gain_per_game"] == 0 and same["gain_ci95"] == [0, 0] and same["deals"] == 6
+    weaker = run_arena(ArenaConfig("bauernschnapsen", "random", "random", deals=6, seed=4, jobs=1), game_log=True)
+    gain = strength.margin_gain(run, weaker)
+    assert gain["gain_per_game"] == pytest.approx(run["ppg_diff"] - weaker["ppg_diff"])
+    assert gain["gain_ci95"][0] <= gain["gain_per_game"] <= gain["gain_ci95"][1]
+    with pytest.raises(ValueError, match="same opponent on the same deals"):
+        strength.margin_gain(run, {**weaker, "seed": 5})
+    with pytest.raises(ValueError, match="game logs"):
+        strength.margin_gain(run, {k: v for k, v in weaker.items() if k != "game_log"})

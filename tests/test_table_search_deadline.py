@@ -28,6 +28,7 @@ from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver.table import PlayState, TableSolver
 from bummerl.table_game import Phase, TableGame
+from bummerl.variants.bauernschnapsen import Contract
 from bummerl.view import TableView
 
 
@@ -188,7 +189,7 @@ def test_bidding_shares_worlds_and_needs_enough_of_them() -> None:
     bot = TableSearchBot(3, worlds=8, seconds=None)
     est = bot.contract_estimates(view, [v.contract("gang"), v.contract("bettler")], Deadline(None, None))
     assert est["gang"] == ContractEstimate("gang", 8, 8, est["gang"].mean)
-    # A Bettler ("darf keinen Stich machen") is lost in every world: dropped once it cannot reach 80%.
+    # A Bettler ("darf keinen Stich machen") is lost in every world: dropped once it cannot reach BID_CONFIDENCE.
     assert est["bettler"].won == 0 and est["bettler"].worlds < 8
     choice = bot.choose(view)
     assert choice.kind is ActionKind.BID and choice.contract not in (None, "normal")
@@ -285,3 +286,30 @@ def test_dreier_defender_models_the_soloists_discards(monkeypatch: pytest.Monkey
     assert seen == [8, 7] * 6  # eight cards, two laid away, in every world
     monkeypatch.undo()
     assert TableSearchBot(4, worlds=6, seconds=None).choose(view).kind in (ActionKind.DOUBLE, ActionKind.PASS)
+
+
+def test_bid_confidence_is_the_share_of_won_worlds_that_bids_a_special_contract() -> None:
+    """A special contract is bid when won in at least ``bid_confidence`` of the worlds (docs/bots.md,
+    "The bidding threshold": 0.6 beat the heuristic by more than 0.8 did); below it the heuristic's bid stands."""
+    t = bauern_table("Jh Qh Kh Jc Qc", "Th Ah Ks Qs Js", "Kd Qd Jd Tc Kc", "As Ad Ac Ts Td", trump="h")
+    view = t.view(1)
+    heuristic = TableHeuristicBot(3).choose(view)
+    assert heuristic == Action.bid("normal")
+    asked: list[list[str]] = []
+
+    def estimates(view: TableView, contracts: list[Contract], deadline: Deadline) -> dict[str, ContractEstimate]:
+        asked.append([c.name for c in contracts])
+        return {c.name: ContractEstimate(c.name, 20, 13, float("nan")) for c in contracts}  # won in 65%
+
+    bids = []
+    for confidence in (0.6, 0.8):
+        bot = TableSearchBot(3, seconds=None, bid_confidence=confidence)
+        bot.contract_estimates = estimates  # type: ignore[method-assign]
+        bids.append(bot.choose(view))
+    assert bids[1] == heuristic
+    assert bids[0].kind is ActionKind.BID and bids[0].contract in asked[0]
+    # The most valuable of the contracts won often enough: (2p - 1) * points, the same p for all here.
+    v = view.variant
+    assert v.contract(bids[0].contract or "").points == max(v.contract(n).points for n in asked[0])
+    with pytest.raises(ValueError, match="bid_confidence"):
+        TableSearchBot(1, bid_confidence=0.4)
