@@ -173,14 +173,16 @@ def margin_gain(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
     if "game_log" not in new or "game_log" not in old:
         raise ValueError("--margin-gain needs reports with their game logs (bummerl arena --game-log)")
     diff: dict[int, float] = defaultdict(float)
-    games: dict[int, int] = defaultdict(int)
+    games: dict[tuple[int, int], int] = defaultdict(int)
     for sign, report in ((1, new), (-1, old)):
         for g in report["game_log"]:
             points = side_points(g)
             diff[g["deal"]] += sign * (points["a"] - points["b"])
-            games[g["deal"]] += 1
-    deals = sorted(games)
-    per_game = [games[d] / 2 for d in deals]  # each deal's games, counted once
+            games[sign, g["deal"]] += 1
+    deals = sorted(diff)
+    if any(games[1, d] != games[-1, d] for d in deals):
+        raise ValueError("--margin-gain: a deal has not the same games in both reports (other seatings?)")
+    per_game = [float(games[1, d]) for d in deals]
     return {
         "new": new["a"]["name"],
         "old": old["a"]["name"],

@@ -78,3 +78,12 @@ def test_margin_gain_pairs_two_runs_against_one_opponent_on_the_same_deals() -> 
         strength.margin_gain(run, {**weaker, "seed": 5})
     with pytest.raises(ValueError, match="game logs"):
         strength.margin_gain(run, {k: v for k, v in weaker.items() if k != "game_log"})
+
+
+def test_margin_gain_refuses_deals_played_in_other_seatings() -> None:
+    """A deal must have the same games in both reports; otherwise its margins are not comparable."""
+    strength = _strength()
+    run = run_arena(ArenaConfig("bauernschnapsen", "heuristic", "random", deals=3, seed=4, jobs=1), game_log=True)
+    fewer = {**run, "game_log": run["game_log"][1:]}  # deal 0 lost one of its games
+    with pytest.raises(ValueError, match="not the same games"):
+        strength.margin_gain(run, fewer)
