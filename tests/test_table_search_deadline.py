@@ -313,3 +313,48 @@ def test_bid_confidence_is_the_share_of_won_worlds_that_bids_a_special_contract(
     assert v.contract(bids[0].contract or "").points == max(v.contract(n).points for n in asked[0])
     with pytest.raises(ValueError, match="bid_confidence"):
         TableSearchBot(1, bid_confidence=0.4)
+
+
+def test_dreier_bidding_estimate_takes_up_each_worlds_talon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """seeds/004: "Nach der Reizung nimmt der Alleinspieler die beiden Karten des Talons auf ... und legt zwei
+    beliebige Karten verdeckt ab" (RULES.md: every Dreierschnapsen soloist takes up the talon).  The bidding
+    estimate plays each contract with the hand the bidder would hold: its six cards and the world's talon,
+    two laid away by the heuristic's rule (docs/bots.md, "The Dreierschnapsen talon in the bidding estimate")."""
+    import bummerl.bots.table_search as ts
+
+    t = TableGame.deal("dreierschnapsen", seed=8, dealer=1)
+    for token in ["cut", "trump:s"]:
+        t.apply(token)
+    assert t.phase is Phase.BIDDING
+    view = t.view(t.to_move)
+    me = view.player
+    assert view.talon_size == 2 and len(view.hand) == 6
+    played: list[tuple[str, list[Card], list[Card]]] = []
+
+    pack = deck(20)
+
+    def held(mask: int) -> list[Card]:
+        return [c for c in pack if mask >> c.index & 1]
+
+    class Recorder(TimedSolver):
+        def wins(self) -> bool:
+            hands = self.s.hands
+            others = [c for s in range(3) if s != me for c in held(hands[s])]
+            played.append((self.s.contract.name, held(hands[me]), others))
+            return True
+
+    monkeypatch.setattr(ts, "TimedSolver", Recorder)
+    v = view.variant
+    contracts = [v.contract("bettler"), v.contract("schnapser")]
+    bot = TableSearchBot(4, worlds=10, seconds=None)
+    est = bot.contract_estimates(view, contracts, Deadline(None, None))
+    assert {e.worlds for e in est.values()} == {10}
+    unseen = set(view.unseen())
+    took_up = 0
+    for name, hand, others in played:
+        talon = sorted(unseen - set(others), key=lambda c: c.index)
+        assert len(others) == 12 and len(talon) == 2  # each world fixes the talon: the two cards nobody holds
+        expected = ts._after_talon(view.hand, talon, v.contract(name), view.trump)
+        assert sorted(hand, key=lambda c: c.index) == sorted(expected, key=lambda c: c.index) and len(hand) == 6
+        took_up += any(c in talon for c in hand)
+    assert took_up > 0  # some worlds' talon is worth keeping

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from bummerl.actions import Action, ActionKind
 from bummerl.bots.deadline import Deadline, DeadlineExceeded
 from bummerl.bots.table_bots import TableHeuristicBot, discard_choice
-from bummerl.cards import Card, deck
+from bummerl.cards import Card, Suit, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver.table import PlayState, TableSolver, _action
 from bummerl.table_game import Phase
@@ -482,9 +482,9 @@ class TableSearchBot:
     def contract_success(self, view: TableView, contract: Contract) -> float:
         """The share of sampled worlds in which ``contract``, played by this seat, is won.
 
-        The bidding view's own hand against the unseen cards dealt to the others; a
-        Dreierschnapsen talon stays unseen (the estimate ignores taking it up), and
-        doubling is not counted.  At least :data:`MIN_WORLDS` worlds (no hard deadline).
+        The bidding view's own hand against the unseen cards dealt to the others; in
+        Dreierschnapsen each world's talon is taken up and two cards are laid away
+        by the heuristic's rule first.  Doubling is not counted.  At least :data:`MIN_WORLDS` worlds (no hard deadline).
         """
         estimates = self.contract_estimates(view, [contract], self.deadline(hard=False), prune=False)
         return estimates[contract.name].share
@@ -508,12 +508,22 @@ class TableSearchBot:
         won = dict.fromkeys((c.name for c in contracts), 0)
         lost = dict.fromkeys(won, 0)
         max_lost = (1 - self.bid_confidence) * self.worlds if prune else float("inf")
+        # Dreierschnapsen: the soloist takes up the talon before the play.  Each world fixes it
+        # (the unseen cards no other hand holds), and the hand is played after laying two away
+        # by the heuristic's rule, which is how this bot lays away (measured in docs/bots.md,
+        # "The Dreierschnapsen talon in the bidding estimate").
+        takes_talon = bool(v.talon_size and view.talon_size)
+        unseen = sorted(view.unseen(), key=lambda c: c.index)
         solved = 0
         while solved < self.worlds and deadline.may_start(solved):
             running = [c for c in contracts if lost[c.name] <= max_lost]
             if not running:
                 break
             hands = sample_world(view, self._rng, {})
+            talon: list[Card] = []
+            if takes_talon:
+                dealt = {c for h in hands.values() for c in h}
+                talon = [c for c in unseen if c not in dealt]
             outcome: dict[str, bool] = {}
             try:
                 for contract in running:
@@ -521,7 +531,8 @@ class TableSearchBot:
                     leader = view.vorhand if contract.lead == "vorhand" else me
                     while leader not in active:
                         leader = (leader + 1) % v.players
-                    all_hands = [view.hand if s == me else hands[s] for s in range(v.players)]
+                    own = _after_talon(view.hand, talon, contract, view.trump)
+                    all_hands = [own if s == me else hands[s] for s in range(v.players)]
                     state = _state(view, contract, me, active, side, all_hands, leader, 0, 0)
                     outcome[contract.name] = TimedSolver(state, me, deadline).wins()
             except DeadlineExceeded:
@@ -582,10 +593,8 @@ class TableSearchBot:
             hands = sample_world(view, self._rng, forbidden)
             if laid_away:
                 dealt = {c for h in hands.values() for c in h}
-                cards = hands[view.declarer] + [c for c in sorted(unseen, key=lambda c: c.index) if c not in dealt]
-                for _ in range(laid_away):
-                    cards.remove(discard_choice(cards, contract, view.trump))
-                hands[view.declarer] = cards
+                rest = [c for c in sorted(unseen, key=lambda c: c.index) if c not in dealt]
+                hands[view.declarer] = _after_talon(hands[view.declarer], rest, contract, view.trump)
             all_hands = [view.hand if s == me else hands.get(s, []) for s in range(v.players)]
             state = _state(
                 view, contract, view.declarer, view.active, view.side, all_hands, leader, view.doubling, bonus
@@ -598,6 +607,23 @@ class TableSearchBot:
             total += value
             won += value > 0
         return ContractEstimate(contract.name, solved, won, total / solved if solved else float("nan"))
+
+
+def _after_talon(hand: Sequence[Card], talon: Sequence[Card], contract: Contract, trump: Suit | None) -> list[Card]:
+    """The soloist's hand for ``contract`` after taking up ``talon`` and laying away as many cards
+    by the heuristic's rule (:func:`~bummerl.bots.table_bots.discard_choice`).
+
+    >>> from bummerl.variants import find_table_variant
+    >>> v = find_table_variant("dreierschnapsen")
+    >>> hand = [Card.parse(c) for c in "Ah Th Kh Js Qd Ac".split()]
+    >>> talon = [Card.parse(c) for c in "Tc Kc".split()]
+    >>> " ".join(c.code for c in _after_talon(hand, talon, v.contract("normal"), Suit.HEARTS))
+    'Ah Th Kh Ac Tc Kc'
+    """
+    cards = list(hand) + list(talon)
+    for _ in talon:
+        cards.remove(discard_choice(cards, contract, trump))
+    return cards
 
 
 def _state(
