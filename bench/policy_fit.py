@@ -28,7 +28,7 @@ import numpy as np
 
 from bummerl.actions import ActionKind
 from bummerl.bots import Bot, make_bot
-from bummerl.bots.policy import FEATURES, PolicyModel, context_key, features
+from bummerl.bots.policy import FEATURES, CardChoice, PolicyModel, legal_features
 from bummerl.bots.search import Budget, SearchBot
 from bummerl.cards import Card, Suit, deck, format_cards, parse_cards
 from bummerl.two_player import TwoPlayerGame
@@ -93,8 +93,9 @@ def load(paths: Iterable[str]) -> list[Sample]:
                 lead = None if r["lead"] is None else Card.parse(r["lead"])
                 trump = Suit.parse(r["trump"])
                 outstanding = frozenset(parse_cards(r["outstanding"]))
-                m = np.array([features(c, hand, legal, lead, trump, outstanding) for c in legal])
-                out.append((context_key(lead is None, r["strict"]), m, legal.index(Card.parse(r["card"]))))
+                choice = CardChoice(hand, legal, lead, trump, outstanding, r["strict"])
+                m = np.array(legal_features(choice))
+                out.append((choice.context, m, legal.index(Card.parse(r["card"]))))
     return out
 
 

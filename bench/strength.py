@@ -16,6 +16,7 @@ Usage::
     python bench/strength.py --timing expert --deals 10    # seconds per move (self-play)
     python bench/strength.py --combine run1.json run2.json # sum `bummerl arena --json` reports
     python bench/strength.py --margin-gain new.json old.json  # (new - b) - (old - b), same deals
+    python bench/strength.py --margin-gain new1.json old1.json new2.json old2.json  # two stages pooled
 
 ``--combine`` adds up arena reports of the same pairing run with different
 seeds (long measurements in chunks, so a partial run still counts): game
@@ -151,7 +152,7 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
     return paired_interval([diff[k] for k in keys], [games[k] for k in keys])
 
 
-def margin_gain(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+def margin_gain(new: dict[str, Any], old: dict[str, Any], *more: dict[str, Any]) -> dict[str, Any]:
     """How much more ``new``'s side ``a`` beats side ``b`` than ``old``'s did, on the same deals.
 
     Both reports must be of one ``b`` (the common opponent, e.g. ``heuristic``),
@@ -159,30 +160,43 @@ def margin_gain(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
     was played in the same seatings by both, and the per-deal difference of the
     margins, ``(a - b)_new - (a - b)_old``, removes the luck of the cards once
     more.  The interval is over deals (:func:`bummerl.arena.paired_interval`).
+    ``more`` are further ``new, old`` pairs (other seeds: a measurement in
+    stages), pooled deal by deal; every pair must be of the same variant and
+    opponent.
 
-    >>> def report(points):
+    >>> def report(points, seed=1):
     ...     log = [{"deal": d, "side_points": {"a": a, "b": b}} for d, (a, b) in enumerate(points)]
-    ...     return {"a": {"name": "x"}, "b": {"name": "h"}, "variant": "v", "seed": 1, "deals": 3, "game_log": log}
+    ...     return {"a": {"name": "x"}, "b": {"name": "h"}, "variant": "v", "seed": seed, "deals": 3, "game_log": log}
     >>> gain = margin_gain(report([(3, 0), (2, 1), (1, 1)]), report([(2, 1), (2, 1), (0, 2)]))
     >>> round(gain["gain_per_game"], 3), gain["deals"]  # margins 4 against 0 over three games
     (1.333, 3)
+    >>> same = report([(1, 1)] * 3, seed=2)
+    >>> pooled = margin_gain(report([(3, 0), (2, 1), (1, 1)]), report([(2, 1), (2, 1), (0, 2)]), same, same)
+    >>> round(pooled["gain_per_game"], 3), pooled["deals"]  # the second stage gains nothing
+    (0.667, 6)
     """
-    keys = ("variant", "seed", "deals")
-    if any(new[k] != old[k] for k in keys) or new["b"]["name"] != old["b"]["name"]:
-        raise ValueError("--margin-gain needs two reports against the same opponent on the same deals")
-    if "game_log" not in new or "game_log" not in old:
-        raise ValueError("--margin-gain needs reports with their game logs (bummerl arena --game-log)")
-    diff: dict[int, float] = defaultdict(float)
-    games: dict[tuple[int, int], int] = defaultdict(int)
-    for sign, report in ((1, new), (-1, old)):
-        for g in report["game_log"]:
-            points = side_points(g)
-            diff[g["deal"]] += sign * (points["a"] - points["b"])
-            games[sign, g["deal"]] += 1
+    if len(more) % 2:
+        raise ValueError("--margin-gain needs reports in pairs: NEW OLD [NEW OLD ...]")
+    pairs = [(new, old)] + [(more[i], more[i + 1]) for i in range(0, len(more), 2)]
+    diff: dict[tuple[int, int], float] = defaultdict(float)
+    games: dict[tuple[int, int, int], int] = defaultdict(int)
+    for stage, (n, o) in enumerate(pairs):
+        keys = ("variant", "seed", "deals")
+        if any(n[k] != o[k] for k in keys) or n["b"]["name"] != o["b"]["name"]:
+            raise ValueError("--margin-gain needs two reports against the same opponent on the same deals")
+        if n["variant"] != new["variant"] or n["b"]["name"] != new["b"]["name"]:
+            raise ValueError("--margin-gain pools stages of one variant against one opponent only")
+        if "game_log" not in n or "game_log" not in o:
+            raise ValueError("--margin-gain needs reports with their game logs (bummerl arena --game-log)")
+        for sign, report in ((1, n), (-1, o)):
+            for g in report["game_log"]:
+                points = side_points(g)
+                diff[stage, g["deal"]] += sign * (points["a"] - points["b"])
+                games[sign, stage, g["deal"]] += 1
     deals = sorted(diff)
-    if any(games[1, d] != games[-1, d] for d in deals):
+    if any(games[(1, *d)] != games[(-1, *d)] for d in deals):
         raise ValueError("--margin-gain: a deal has not the same games in both reports (other seatings?)")
-    per_game = [float(games[1, d]) for d in deals]
+    per_game = [float(games[(1, *d)]) for d in deals]
     return {
         "new": new["a"]["name"],
         "old": old["a"]["name"],
@@ -251,9 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--combine", nargs="+", metavar="REPORT", help="sum `bummerl arena --json` reports")
     parser.add_argument(
         "--margin-gain",
-        nargs=2,
-        metavar=("NEW", "OLD"),
-        help="how much more NEW's a beats b than OLD's a, on the same deals (two `bummerl arena --json --game-log`)",
+        nargs="+",
+        metavar="REPORT",
+        help="NEW OLD [NEW OLD ...]: how much more NEW's a beats b than OLD's a, on the same deals "
+        "(pairs of `bummerl arena --json --game-log`; further pairs are stages pooled deal by deal)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -261,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(combine(args.combine), indent=1))
         return 0
     if args.margin_gain:
+        if len(args.margin_gain) % 2:
+            parser.error("--margin-gain takes reports in pairs: NEW OLD [NEW OLD ...]")
         reports = []
         for path in args.margin_gain:
             with open(path, encoding="utf-8") as f:

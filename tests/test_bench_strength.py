@@ -87,3 +87,28 @@ def test_margin_gain_refuses_deals_played_in_other_seatings() -> None:
     fewer = {**run, "game_log": run["game_log"][1:]}  # deal 0 lost one of its games
     with pytest.raises(ValueError, match="not the same games"):
         strength.margin_gain(run, fewer)
+
+
+def test_margin_gain_pools_stages_deal_by_deal() -> None:
+    """A measurement in stages (other seeds) pools its deals: the pooled gain is the games-weighted mean of
+    the stages' gains, and a stage against another opponent, or an unpaired report, is refused."""
+    strength = _strength()
+    reports = {
+        (a, seed): run_arena(ArenaConfig("66", a, "random", deals=4, seed=seed, jobs=1), game_log=True)
+        for a in ("heuristic", "random")
+        for seed in (4, 5)
+    }
+    first = strength.margin_gain(reports["heuristic", 4], reports["random", 4])
+    second = strength.margin_gain(reports["heuristic", 5], reports["random", 5])
+    pooled = strength.margin_gain(
+        reports["heuristic", 4], reports["random", 4], reports["heuristic", 5], reports["random", 5]
+    )
+    assert pooled["deals"] == 8
+    games = [len(reports["heuristic", s]["game_log"]) for s in (4, 5)]
+    expected = (first["gain_per_game"] * games[0] + second["gain_per_game"] * games[1]) / sum(games)
+    assert pooled["gain_per_game"] == pytest.approx(expected)
+    with pytest.raises(ValueError, match="in pairs"):
+        strength.margin_gain(reports["heuristic", 4], reports["random", 4], reports["heuristic", 5])
+    other = run_arena(ArenaConfig("66", "heuristic", "heuristic", deals=4, seed=5, jobs=1), game_log=True)
+    with pytest.raises(ValueError, match="one opponent"):
+        strength.margin_gain(reports["heuristic", 4], reports["random", 4], other, other)

@@ -20,7 +20,7 @@ from bummerl.actions import Action, ActionKind
 from bummerl.bots import make_bot
 from bummerl.bots.inference import World, enumerate_worlds, infer, sample_world
 from bummerl.bots.likelihood import MIX, Observation, hands_then, likelihood, observations
-from bummerl.bots.policy import FEATURES, MODELS, PolicyModel, context_key, features, model_for
+from bummerl.bots.policy import FEATURES, MODELS, CardChoice, PolicyModel, context_key, features, model_for
 from bummerl.bots.search import Budget, SearchBot
 from bummerl.cards import Card, Rank, Suit, parse_cards
 from bummerl.rng import SplitMix64
@@ -107,22 +107,22 @@ def test_a_marriage_lead_is_not_a_choice() -> None:
 def test_the_model_is_a_distribution_and_prefers_what_its_weights_say() -> None:
     hand = parse_cards("AhTsJsKdQc")
     uniform = PolicyModel({})
-    assert uniform.probabilities(hand, hand, None, Suit.HEARTS, frozenset(), strict=False) == [0.2] * 5
+    assert uniform.probabilities(CardChoice(hand, hand, None, Suit.HEARTS)) == [0.2] * 5
     # A model that likes Augen leads the Ace most.
     w = [0.0] * len(FEATURES)
     w[FEATURES.index("augen")] = 3.0
     model = PolicyModel({context_key(True, False): w})
-    p = model.probabilities(hand, hand, None, Suit.HEARTS, frozenset(), strict=False)
+    p = model.probabilities(CardChoice(hand, hand, None, Suit.HEARTS))
     assert math.isclose(sum(p), 1.0) and p.index(max(p)) == 0
-    assert model.probability(Card.parse("Ah"), hand, hand[1:], None, Suit.HEARTS, frozenset(), strict=False) == 0.0
+    assert model.probability(Card.parse("Ah"), CardChoice(hand, hand[1:], None, Suit.HEARTS)) == 0.0
 
 
 def test_features_when_following() -> None:
     hand = parse_cards("AhJcTs")
     lead = Card.parse("Th")
-    f = dict(zip(FEATURES, features(hand[0], hand, hand, lead, Suit.CLUBS, frozenset()), strict=True))
+    f = dict(zip(FEATURES, features(hand[0], CardChoice(hand, hand, lead, Suit.CLUBS)), strict=True))
     assert f["same_suit"] == f["wins"] == f["wins_ace_or_ten"] == 1.0 and f["wins_by_trump"] == 0.0
-    f = dict(zip(FEATURES, features(hand[1], hand, hand, lead, Suit.CLUBS, frozenset()), strict=True))
+    f = dict(zip(FEATURES, features(hand[1], CardChoice(hand, hand, lead, Suit.CLUBS)), strict=True))
     assert f["wins_by_trump"] == f["wins"] == f["cheapest"] == 1.0 and f["same_suit"] == 0.0
 
 
@@ -132,7 +132,7 @@ def test_the_shipped_model_is_fitted_and_sharper_than_uniform() -> None:
     model = model_for("schnapsen")
     # A Ten led into a hand that can take it with the Ace: the model expects the Ace.
     hand = parse_cards("AhJcQsKsJd")
-    p = model.probabilities(hand, hand, Card.parse("Th"), Suit.CLUBS, frozenset(), strict=False)
+    p = model.probabilities(CardChoice(hand, hand, Card.parse("Th"), Suit.CLUBS))
     assert p[0] == max(p) and p[0] > 0.4
 
 

@@ -49,7 +49,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from bummerl.bots.inference import World, strict_from
-from bummerl.bots.policy import PolicyModel, model_for
+from bummerl.bots.policy import CardChoice, PolicyModel, model_for
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.tricks import FollowRules, legal_follows
 from bummerl.two_player import exchange_refusal, marriage_refusal
@@ -220,7 +220,7 @@ def _probability(
         return 0.0
     held = frozenset(hand)
     outstanding = [c for c in full if c not in held and c not in o.played_before]
-    p = model.probability(o.card, hand, legal, o.lead, trump, outstanding, o.strict)
+    p = model.probability(o.card, CardChoice(hand, legal, o.lead, trump, outstanding, o.strict))
     if o.lead is None and model.special_rates:
         exchange = exchange_refusal(v, held, trump, o.face_down, o.closed, o.first_lead_done, o.has_trick) is None
         marriages = sum(

@@ -19,7 +19,7 @@ group).
 >>> from bummerl.cards import parse_cards, Suit
 >>> model = model_for("schnapsen")
 >>> hand = parse_cards("AhTsJsKdQc")
->>> p = model.probabilities(hand, hand, None, Suit.HEARTS, frozenset(), strict=False)
+>>> p = model.probabilities(CardChoice(hand, legal=hand, lead=None, trump=Suit.HEARTS))
 >>> round(sum(p), 6), len(p)
 (1.0, 5)
 
@@ -28,6 +28,7 @@ Pure Python and dependency-free, like the rest of the engine.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,6 +40,7 @@ __all__ = [
     "FEATURES",
     "MODELS",
     "SPECIAL_RATES",
+    "CardChoice",
     "PolicyModel",
     "context_key",
     "features",
@@ -70,34 +72,50 @@ def context_key(leading: bool, strict: bool) -> str:
     return ("lead" if leading else "follow") + ("-strict" if strict else "-open")
 
 
-def features(
-    card: Card,
-    hand: Sequence[Card],
-    legal: Sequence[Card],
-    lead: Card | None,
-    trump: Suit,
-    outstanding: Iterable[Card],
-) -> list[float]:
-    """The features of playing ``card`` from ``hand`` (see :data:`FEATURES`).
+@dataclasses.dataclass(frozen=True)
+class CardChoice:
+    """One card play as the player faced it: everything the features and the model read.
 
-    ``outstanding``: the cards whose place the player does not know (the
-    opponent's hand and the face-down talon, from the player's side), for
-    "top of its suit".  ``legal``: the cards the player may play.
-
-    >>> from bummerl.cards import parse_cards, Card
+    >>> from bummerl.cards import parse_cards
     >>> hand = parse_cards("KhQhTs")
-    >>> features(hand[0], hand, hand, None, Suit.SPADES, [Card.parse("Ah")])[:6]
+    >>> choice = CardChoice(hand, legal=hand, lead=None, trump=Suit.SPADES, outstanding=[Card.parse("Ah")])
+    >>> choice.context
+    'lead-open'
+    """
+
+    #: The player's hand, and the cards of it the player may play.
+    hand: Sequence[Card]
+    legal: Sequence[Card]
+    #: The card led, or ``None`` when the player leads.
+    lead: Card | None
+    trump: Suit
+    #: The cards whose place the player does not know (the opponent's hand and the face-down talon, from the
+    #: player's side), for "top of its suit".
+    outstanding: Iterable[Card] = ()
+    #: Whether the strict follow rules hold (talon closed or exhausted).
+    strict: bool = False
+
+    @property
+    def context(self) -> str:
+        """The situation's key in :attr:`PolicyModel.weights` (:func:`context_key`)."""
+        return context_key(self.lead is None, self.strict)
+
+
+def features(card: Card, choice: CardChoice) -> list[float]:
+    """The features of playing ``card`` in ``choice`` (see :data:`FEATURES`).
+
+    >>> from bummerl.cards import parse_cards
+    >>> hand = parse_cards("KhQhTs")
+    >>> features(hand[0], CardChoice(hand, hand, None, Suit.SPADES, [Card.parse("Ah")]))[:6]
     [0.4, 0.0, 1.0, 0.0, 0.0, 0.4]
     """
-    return _Hand(hand, legal, lead, trump, outstanding).row(card)
+    return _Hand(choice).row(card)
 
 
-def legal_features(
-    hand: Sequence[Card], legal: Sequence[Card], lead: Card | None, trump: Suit, outstanding: Iterable[Card]
-) -> list[list[float]]:
-    """:func:`features` of every card of ``legal`` (same order), computed together."""
-    h = _Hand(hand, legal, lead, trump, outstanding)
-    return [h.row(c) for c in legal]
+def legal_features(choice: CardChoice) -> list[list[float]]:
+    """:func:`features` of every card of ``choice.legal`` (same order), computed together."""
+    h = _Hand(choice)
+    return [h.row(c) for c in choice.legal]
 
 
 class _Hand:
@@ -105,11 +123,10 @@ class _Hand:
 
     __slots__ = ("cheapest", "held", "lead", "length", "lowest", "top_out", "top_trump", "trump")
 
-    def __init__(
-        self, hand: Sequence[Card], legal: Sequence[Card], lead: Card | None, trump: Suit, outstanding: Iterable[Card]
-    ) -> None:
+    def __init__(self, choice: CardChoice) -> None:
+        hand, legal, trump = choice.hand, choice.legal, choice.trump
         self.held = frozenset(hand)
-        self.trump, self.lead = trump, lead
+        self.trump, self.lead = trump, choice.lead
         self.length: dict[Suit, int] = {}
         self.lowest: dict[Suit, int] = {}
         for c in hand:
@@ -118,7 +135,7 @@ class _Hand:
                 self.lowest[c.suit] = c.rank
         self.top_trump = max((c.rank for c in hand if c.suit == trump), default=-1)
         self.top_out: dict[Suit, int] = {}
-        for c in outstanding:
+        for c in choice.outstanding:
             if c.rank > self.top_out.get(c.suit, -1):
                 self.top_out[c.suit] = c.rank
         self.cheapest = min(c.rank.augen for c in legal) if legal else 0
@@ -179,40 +196,23 @@ class PolicyModel:
         p = 1.0 - self.special_rates.get("exchange", 0.0) if exchange else 1.0
         return round(p * (1.0 - self.special_rates.get("marriage", 0.0)) ** marriages, 12)
 
-    def probabilities(
-        self,
-        hand: Sequence[Card],
-        legal: Sequence[Card],
-        lead: Card | None,
-        trump: Suit,
-        outstanding: Iterable[Card],
-        strict: bool,
-    ) -> list[float]:
-        """The probability of each card of ``legal`` (same order)."""
-        w = self.weights.get(context_key(lead is None, strict))
+    def probabilities(self, choice: CardChoice) -> list[float]:
+        """The probability of each card of ``choice.legal`` (same order)."""
+        legal = choice.legal
+        w = self.weights.get(choice.context)
         if w is None:
             return [1.0 / len(legal)] * len(legal)
-        scores = [sum(map(operator.mul, w, row)) for row in legal_features(hand, legal, lead, trump, outstanding)]
+        scores = [sum(map(operator.mul, w, row)) for row in legal_features(choice)]
         top = max(scores)
         exps = [math.exp(s - top) for s in scores]
         total = sum(exps)
         return [e / total for e in exps]
 
-    def probability(
-        self,
-        card: Card,
-        hand: Sequence[Card],
-        legal: Sequence[Card],
-        lead: Card | None,
-        trump: Suit,
-        outstanding: Iterable[Card],
-        strict: bool,
-    ) -> float:
-        """The probability that ``card`` is the one played (0 if it is not legal)."""
-        if card not in legal:
+    def probability(self, card: Card, choice: CardChoice) -> float:
+        """The probability that ``card`` is the one played in ``choice`` (0 if it is not legal)."""
+        if card not in choice.legal:
             return 0.0
-        probs = self.probabilities(hand, legal, lead, trump, outstanding, strict)
-        return probs[list(legal).index(card)]
+        return self.probabilities(choice)[list(choice.legal).index(card)]
 
 
 #: Fitted weights by variant (``bench/policy_fit.py``); a variant without its own uses Schnapsen's.

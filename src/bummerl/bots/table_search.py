@@ -320,7 +320,8 @@ class TableSearchBot:
       solved exactly (:class:`TimedSolver`); the best mean is played.
     * **Bidding** (``bidding="sampled"``, the default): the special contracts
       (Bettler, Gang, Zehnerloch, Schnapser, ...) it may bid are played out in
-      the same sampled worlds with itself as declarer; it bids the one worth
+      the same sampled worlds with itself as declarer (in Dreierschnapsen after
+      taking up the world's talon and laying two away); it bids the one worth
       most among those won in at least ``bid_confidence`` (:data:`BID_CONFIDENCE`) of at least
       :data:`MIN_BID_WORLDS` worlds (:meth:`contract_estimates`), else what the
       ``heuristic`` bot bids.  ``bidding="heuristic"`` bids like the heuristic.
@@ -484,7 +485,8 @@ class TableSearchBot:
 
         The bidding view's own hand against the unseen cards dealt to the others; in
         Dreierschnapsen each world's talon is taken up and two cards are laid away
-        by the heuristic's rule first.  Doubling is not counted.  At least :data:`MIN_WORLDS` worlds (no hard deadline).
+        by the heuristic's rule first.  Doubling is not counted.  At least
+        :data:`MIN_WORLDS` worlds (no hard deadline).
         """
         estimates = self.contract_estimates(view, [contract], self.deadline(hard=False), prune=False)
         return estimates[contract.name].share
