@@ -143,13 +143,26 @@ def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
     diff: dict[tuple[int, int], float] = defaultdict(float)
     games: dict[tuple[int, int], int] = defaultdict(int)
     for r in reports:
-        for g in r["game_log"]:
-            key = (r["seed"], g["deal"])
-            games[key] += 1
-            points = side_points(g)
-            diff[key] += points["a"] - points["b"]
+        for deal, (margin, count) in deal_margins(r).items():
+            diff[r["seed"], deal] += margin
+            games[r["seed"], deal] += count
     keys = sorted(games)
     return paired_interval([diff[k] for k in keys], [games[k] for k in keys])
+
+
+def deal_margins(report: dict[str, Any]) -> dict[int, tuple[float, int]]:
+    """Per deal of ``report``'s ``game_log``: side ``a``'s game points minus ``b``'s, and the games.
+
+    >>> log = [{"deal": 0, "side_points": {"a": 3, "b": 0}}, {"deal": 0, "side_points": {"a": 0, "b": 1}}]
+    >>> deal_margins({"game_log": log})
+    {0: (2.0, 2)}
+    """
+    out: dict[int, tuple[float, int]] = {}
+    for g in report["game_log"]:
+        points = side_points(g)
+        margin, count = out.get(g["deal"], (0.0, 0))
+        out[g["deal"]] = (margin + points["a"] - points["b"], count + 1)
+    return out
 
 
 def margin_gain(new: dict[str, Any], old: dict[str, Any], *more: dict[str, Any]) -> dict[str, Any]:
@@ -178,33 +191,30 @@ def margin_gain(new: dict[str, Any], old: dict[str, Any], *more: dict[str, Any])
     if len(more) % 2:
         raise ValueError("--margin-gain needs reports in pairs: NEW OLD [NEW OLD ...]")
     pairs = [(new, old)] + [(more[i], more[i + 1]) for i in range(0, len(more), 2)]
-    diff: dict[tuple[int, int], float] = defaultdict(float)
-    games: dict[tuple[int, int, int], int] = defaultdict(int)
-    for stage, (n, o) in enumerate(pairs):
-        keys = ("variant", "seed", "deals")
+    keys = ("variant", "seed", "deals")
+    diffs: list[float] = []
+    per_game: list[float] = []
+    for n, o in pairs:
         if any(n[k] != o[k] for k in keys) or n["b"]["name"] != o["b"]["name"]:
             raise ValueError("--margin-gain needs two reports against the same opponent on the same deals")
         if n["variant"] != new["variant"] or n["b"]["name"] != new["b"]["name"]:
             raise ValueError("--margin-gain pools stages of one variant against one opponent only")
         if "game_log" not in n or "game_log" not in o:
             raise ValueError("--margin-gain needs reports with their game logs (bummerl arena --game-log)")
-        for sign, report in ((1, n), (-1, o)):
-            for g in report["game_log"]:
-                points = side_points(g)
-                diff[stage, g["deal"]] += sign * (points["a"] - points["b"])
-                games[sign, stage, g["deal"]] += 1
-    deals = sorted(diff)
-    if any(games[(1, *d)] != games[(-1, *d)] for d in deals):
-        raise ValueError("--margin-gain: a deal has not the same games in both reports (other seatings?)")
-    per_game = [float(games[(1, *d)]) for d in deals]
+        now, before = deal_margins(n), deal_margins(o)
+        if now.keys() != before.keys() or any(now[d][1] != before[d][1] for d in now):
+            raise ValueError("--margin-gain: a deal has not the same games in both reports (other seatings?)")
+        for d in sorted(now):
+            diffs.append(now[d][0] - before[d][0])
+            per_game.append(float(now[d][1]))
     return {
         "new": new["a"]["name"],
         "old": old["a"]["name"],
         "opponent": new["b"]["name"],
         "variant": new["variant"],
-        "deals": len(deals),
-        "gain_per_game": sum(diff.values()) / sum(per_game),
-        "gain_ci95": paired_interval([diff[d] for d in deals], per_game),
+        "deals": len(diffs),
+        "gain_per_game": sum(diffs) / sum(per_game),
+        "gain_ci95": paired_interval(diffs, per_game),
     }
 
 

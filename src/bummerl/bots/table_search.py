@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots.deadline import Deadline, DeadlineExceeded
@@ -515,17 +515,14 @@ class TableSearchBot:
         # by the heuristic's rule, which is how this bot lays away (measured in docs/bots.md,
         # "The Dreierschnapsen talon in the bidding estimate").
         takes_talon = bool(v.talon_size and view.talon_size)
-        unseen = sorted(view.unseen(), key=lambda c: c.index)
+        unseen = view.unseen()
         solved = 0
         while solved < self.worlds and deadline.may_start(solved):
             running = [c for c in contracts if lost[c.name] <= max_lost]
             if not running:
                 break
             hands = sample_world(view, self._rng, {})
-            talon: list[Card] = []
-            if takes_talon:
-                dealt = {c for h in hands.values() for c in h}
-                talon = [c for c in unseen if c not in dealt]
+            talon = _undealt(unseen, hands) if takes_talon else []
             outcome: dict[str, bool] = {}
             try:
                 for contract in running:
@@ -594,9 +591,7 @@ class TableSearchBot:
         while solved < self.worlds and deadline.may_start(solved):
             hands = sample_world(view, self._rng, forbidden)
             if laid_away:
-                dealt = {c for h in hands.values() for c in h}
-                rest = [c for c in sorted(unseen, key=lambda c: c.index) if c not in dealt]
-                hands[view.declarer] = _after_talon(hands[view.declarer], rest, contract, view.trump)
+                hands[view.declarer] = _after_talon(hands[view.declarer], _undealt(unseen, hands), contract, view.trump)
             all_hands = [view.hand if s == me else hands.get(s, []) for s in range(v.players)]
             state = _state(
                 view, contract, view.declarer, view.active, view.side, all_hands, leader, view.doubling, bonus
@@ -609,6 +604,13 @@ class TableSearchBot:
             total += value
             won += value > 0
         return ContractEstimate(contract.name, solved, won, total / solved if solved else float("nan"))
+
+
+def _undealt(unseen: Iterable[Card], hands: dict[int, list[Card]]) -> list[Card]:
+    """The cards of ``unseen`` that no hand of a world (:func:`sample_world`) holds, in pack order: the talon
+    still lying, or the cards a Dreierschnapsen soloist laid away."""
+    dealt = {c for h in hands.values() for c in h}
+    return sorted((c for c in unseen if c not in dealt), key=lambda c: c.index)
 
 
 def _after_talon(hand: Sequence[Card], talon: Sequence[Card], contract: Contract, trump: Suit | None) -> list[Card]:
