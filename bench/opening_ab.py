@@ -14,11 +14,9 @@ runs with one job in this process; the report is ``bummerl arena``'s (docs/arena
 
 from __future__ import annotations
 
-import argparse
-import json
 from typing import Any
 
-from bummerl.arena import ArenaConfig, format_report, run_arena
+import ab  # the shared command line (bench/ab.py)
 from bummerl.bots import Bot, register_bot
 
 _NUMBERS = {
@@ -69,21 +67,7 @@ def register(spec: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--variant", default="sechsundsechzig")
-    parser.add_argument("--a", required=True)
-    parser.add_argument("--b", required=True)
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--unit", default="game", choices=("game", "bummerl"))
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--game-log", action="store_true")
-    args = parser.parse_args()
-    for spec in (args.a, args.b):
-        register(spec)
-    config = ArenaConfig(args.variant, args.a, args.b, deals=args.deals, seed=args.seed, unit=args.unit, jobs=1)
-    report = run_arena(config, game_log=args.game_log)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    ab.main(register, __doc__, "sechsundsechzig", deals=100)
 
 
 if __name__ == "__main__":

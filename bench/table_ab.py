@@ -16,12 +16,10 @@ chunks with ``bench/strength.py --combine``).
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 from typing import Any
 
-from bummerl.arena import ArenaConfig, format_report, run_arena
+import ab  # the shared command line (bench/ab.py)
 from bummerl.bots import TABLE_GAMES, Bot, register_bot
 from bummerl.variants import Variant
 
@@ -67,20 +65,7 @@ def register(spec: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--variant", default="bauernschnapsen")
-    parser.add_argument("--a", required=True)
-    parser.add_argument("--b", required=True)
-    parser.add_argument("--deals", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--game-log", action="store_true")
-    args = parser.parse_args()
-    for spec in (args.a, args.b):
-        register(spec)
-    config = ArenaConfig(args.variant, args.a, args.b, deals=args.deals, seed=args.seed, jobs=1)
-    report = run_arena(config, game_log=args.game_log)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    ab.main(register, __doc__, "bauernschnapsen", deals=50)
 
 
 if __name__ == "__main__":

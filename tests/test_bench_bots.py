@@ -8,6 +8,7 @@ small file" (fitted by bench/policy_fit.py).
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench(name: str) -> ModuleType:
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))  # the scripts import their shared command line (bench/ab.py)
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -51,3 +54,23 @@ def test_policy_fit_diagnose_reports_how_much_the_plays_tell() -> None:
     out = _bench("policy_fit").diagnose("schnapsen", games=2, seed=5, bot="heuristic", max_draws=1, pool=20)
     assert out["decisions"] > 0
     assert set(out) >= {"mean_log_ratio", "mean_log_ratio_open", "mean_log_ratio_strict"}
+
+
+def test_budget_ab_plays_a_level_with_changed_budget_fields() -> None:
+    """bench/budget_ab.py: ``LEVEL:key=value`` is that level with those :class:`Budget` fields replaced
+    (the A/B of a search option, issue 12: "every claimed gain is a run against that baseline")."""
+    import pytest
+
+    from bummerl.arena import ArenaConfig, run_arena
+    from bummerl.bots import make_bot
+    from bummerl.bots.levels import LEVELS
+
+    ab = _bench("budget_ab")
+    assert ab.parse_spec("expert:alphamu=5,seconds=none") == ("expert", {"alphamu": 5, "seconds": None})
+    with pytest.raises(ValueError, match="unknown budget field"):
+        ab.parse_spec("easy:wrolds=3")
+    ab.register("easy:worlds=3,presumed=1")
+    bot = make_bot("easy:worlds=3,presumed=1", 1)
+    assert bot.budget.worlds == 3 and bot.budget.presumed == 1 and bot.budget.temperature == LEVELS["easy"].temperature
+    report = run_arena(ArenaConfig("schnapsen", "easy:worlds=3,presumed=1", "easy", deals=1, seed=2, jobs=1))
+    assert report["games"] == 2 and report["a"]["name"] == "easy:worlds=3,presumed=1"

@@ -22,7 +22,6 @@ from bummerl.bots.opening import (
     LeafModel,
     OpeningBot,
     OpeningSearch,
-    _bits,
     _Tree,
     base_features,
     fit_weights,
@@ -32,7 +31,7 @@ from bummerl.bots.search import solvable
 from bummerl.rng import SplitMix64
 from bummerl.solver import search_position
 from bummerl.solver.reference import legal_codes
-from bummerl.solver.state import CLOSE_CODE, LEAD, Position, T, encode
+from bummerl.solver.state import CLOSE_CODE, LEAD, Position, T, card_indices, encode
 from bummerl.two_player import TwoPlayerGame
 
 VARIANTS = ("sechsundsechzig", "schnorps")
@@ -93,7 +92,7 @@ def test_leaf_expectation_over_the_draws_is_exact(variant: str) -> None:
         tree = _Tree(pos, view.player, model, search, rng, Deadline(None, None))
         s = pos.state
         assert s[LEAD] >= 0 and s[T] >= 2
-        pool = _bits(tree.pool)
+        pool = card_indices(tree.pool)
         for code in legal_codes(tree.solver, s):
             analytic = tree._leaf(s, code, tree.pool, True)
             total = 0.0

@@ -25,6 +25,7 @@ from bummerl.bots.search import Budget, SearchBot
 from bummerl.cards import Card, Rank, Suit, parse_cards
 from bummerl.rng import SplitMix64
 from bummerl.solver import SearchLimitExceeded
+from bummerl.solver.state import Position
 from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
 
@@ -226,16 +227,16 @@ def test_the_hard_deadline_gives_up_a_slow_world(monkeypatch: pytest.MonkeyPatch
     that hits it is given up and the answer comes from the worlds already solved."""
     import bummerl.solver as solver
 
-    real = solver.search
+    real = solver.search_position
     limits: list[int | None] = []
 
-    def search(game: TwoPlayerGame, **kw: Any) -> Any:
+    def search(position: Position, **kw: Any) -> Any:
         limits.append(kw.get("max_nodes"))
         if len(limits) > 1:
             raise SearchLimitExceeded(kw["max_nodes"] + 1)
-        return real(game, **kw)
+        return real(position, **kw)
 
-    monkeypatch.setattr(solver, "search", search)
+    monkeypatch.setattr(solver, "search_position", search)
     game = TwoPlayerGame.deal("schnapsen", seed=7)
     bot = SearchBot("t", Budget(worlds=50, seconds=5.0, hard_seconds=8.0), 1)
     ev = bot.evaluate(game.view(game.to_move))

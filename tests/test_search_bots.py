@@ -20,7 +20,7 @@ from bummerl.bots.search import Budget, SearchBot, SearchLimitError, solvable
 from bummerl.cards import card_order
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
-from bummerl.solver import action_values
+from bummerl.solver import SearchLimitExceeded, action_values
 
 VARIANTS = ["schnapsen", "scharf", "sechsundsechzig", "schnorps"]
 
@@ -204,3 +204,47 @@ def test_long_talon_openings_use_the_rule_based_fallback() -> None:
     assert bot.choose(view) in view.legal_actions()
     game.close_talon()
     assert solvable(game.view(game.to_move))
+
+
+def _second_trick(variant: str, seed: int) -> Game:
+    """Sechsundsechzig or Schnorps after the first trick (one card each from the lowest), talon open."""
+    game = Game.deal(variant, seed=seed)
+    while game.talon_size > 9 and not game.is_over:
+        game.apply(next(a for a in game.legal_actions() if a.kind is ActionKind.PLAY))
+    return game
+
+
+def test_a_budget_may_search_longer_talons_under_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Budget(solvable_talon=9)`` searches Sechsundsechzig from the second trick (9 face-down cards, one
+    world there takes a fraction of a second); beyond the default limit even the first world is held to the
+    hard deadline (a node limit), and a decision in which not one world finished is the heuristic's."""
+    import bummerl.solver as solver
+
+    game = _second_trick("sechsundsechzig", 3)
+    view = game.view(game.to_move)
+    assert view.talon_size == 9 and not solvable(view) and solvable(view, 9)
+    with pytest.raises(SearchLimitError):
+        SearchBot("t", Budget(worlds=2)).evaluate(view)
+    ev = SearchBot("t", Budget(worlds=2, solvable_talon=9)).evaluate(view)
+    assert ev.worlds == 2
+    limits: list[int | None] = []
+    real = solver.search_position
+
+    def search(position: object, **kw: object) -> object:
+        limits.append(kw.get("max_nodes"))  # type: ignore[arg-type]
+        return real(position, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "search_position", search)
+    SearchBot("t", Budget(worlds=2, seconds=5.0, hard_seconds=10.0, solvable_talon=9)).evaluate(view)
+    assert limits and all(isinstance(n, int) and n >= 1000 for n in limits)  # the first world too
+
+    def slow(position: object, **kw: object) -> object:
+        raise SearchLimitExceeded(int(kw["max_nodes"]) + 1)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(solver, "search_position", slow)
+    bot = SearchBot("t", Budget(worlds=2, seconds=0.5, hard_seconds=1.0, solvable_talon=9), seed=2)
+    with pytest.raises(SearchLimitError, match="not one world"):
+        bot.evaluate(view)
+    from bummerl.bots.heuristic import HeuristicBot
+
+    assert bot.choose(view) == HeuristicBot(2).choose(view)

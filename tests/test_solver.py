@@ -32,12 +32,14 @@ from bummerl.game import Game
 from bummerl.solver import (
     BACKENDS,
     SearchLimitExceeded,
+    action_for_code,
     action_values,
     action_values_many,
     best_action,
     encode,
     search,
     search_position,
+    search_tree,
     solve,
     solve_many,
     tie_break_key,
@@ -355,6 +357,44 @@ def test_c_core_equals_reference_before_exhaustion(name: str) -> None:
         py = search(game, actions=True, backend="python")
         assert c.values == py.values, game.position()
         assert c.value == py.value
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_value_trees_equal_between_c_and_python_and_the_engine(name: str) -> None:
+    """``search_tree`` (the values a few moves deep, one table): C == Python, and every node's values are
+    the action values of the engine's game after those moves (solved on their own)."""
+    variant = VARIANTS[name]
+    n = 3 if variant.deck_size == 20 else 2
+    for game in _positions(lambda v, s: before_exhaustion(v, 950 + s, 3), variant, n):
+        position = encode(game)
+        c, _ = search_tree(position, 3, backend="c")
+        py, _ = search_tree(position, 3, backend="python")
+        assert c == py, game.position()
+        _check_tree(game, c, 3)
+    with pytest.raises(ValueError, match="depth"):
+        search_tree(encode(Game.deal(variant, seed=1)), 5)
+
+
+def _check_tree(game: Game, tree: object, depth: int) -> None:
+    """Every node of ``tree`` against :func:`action_values` of the game after the path to it."""
+    assert isinstance(tree, dict)
+    values = {a.code: v for a, v in action_values(game).items()}
+    assert {code: v for code, (v, _) in tree.items()} == values
+    for code, (_, sub) in tree.items():
+        after = game.copy()
+        after.apply(action_for_code(code))
+        assert (sub is None) == (after.is_over or depth == 1)
+        if sub is not None:
+            _check_tree(after, sub, depth - 1)
+
+
+@pytest.mark.parametrize("backend", BACKEND_LIST)
+def test_value_tree_node_limit(backend: str) -> None:
+    """A tree search past ``max_nodes`` gives up like any search."""
+    position = encode(Game.deal("schnapsen", seed=2))
+    with pytest.raises(SearchLimitExceeded):
+        search_tree(position, 2, backend=backend, max_nodes=50)
 
 
 @pytest.mark.skipif(not C_AVAILABLE, reason="the C core is not built")

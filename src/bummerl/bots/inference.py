@@ -36,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from bummerl.cards import Card, Rank, Suit, card_order, format_cards, marriage_value
 from bummerl.rng import SplitMix64
@@ -50,6 +50,7 @@ __all__ = [
     "count_worlds",
     "enumerate_worlds",
     "infer",
+    "proven_absent",
     "sample_world",
     "strict_from",
     "world_game",
@@ -141,29 +142,41 @@ def infer(view: PlayerView) -> Inference:
 
 
 def _proven_absent(view: PlayerView, unseen: tuple[Card, ...]) -> frozenset[Card]:
-    """Unseen cards that the opponent's forced plays prove they do not hold.
+    """Unseen cards that the opponent's forced plays prove they do not hold."""
+    return proven_absent(view, view.opponent, unseen)
 
-    Only tricks the opponent *followed* under strict rules prove anything (the
-    leader is free); the opponent's hand only shrinks after the talon is closed
-    or exhausted, so what was absent then is absent now.
+
+def proven_absent(view: PlayerView, player: int, cards: Iterable[Card]) -> frozenset[Card]:
+    """Those of ``cards`` that ``player``'s forced plays, as ``view`` shows them, prove it does not hold.
+
+    Only tricks the player *followed* under strict rules prove anything (the leader is free); the hand only
+    shrinks after the talon is closed or exhausted, so what was absent then is absent now.  For the view's
+    opponent this is what the view's player knows; for the view's own player, what its opponent can know
+    of it (:mod:`bummerl.bots.presumed`).
+
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> g = TwoPlayerGame.deal("schnapsen", seed=2)
+    >>> proven_absent(g.view(0), 1, g.hands[1])
+    frozenset()
     """
     start = strict_from(view)
     if start is None:
         return frozenset()
-    opp, trump = view.opponent, view.trump
+    trump = view.trump
+    pool = tuple(cards)
     out: set[Card] = set()
     for trick in view.tricks[start:]:
-        if trick.leader == opp:
+        if trick.leader == player:
             continue
         lead, follow = trick.lead, trick.follow
         if follow.suit != lead.suit:
             # Farbzwang: void in the led suit; if no trump came either: no trump.
-            out.update(c for c in unseen if c.suit == lead.suit)
+            out.update(c for c in pool if c.suit == lead.suit)
             if follow.suit != trump:
-                out.update(c for c in unseen if c.suit == trump)
+                out.update(c for c in pool if c.suit == trump)
         elif follow.rank < lead.rank:
             # Stichzwang: followed without beating, so no higher card of the suit.
-            out.update(c for c in unseen if c.suit == lead.suit and c.rank > lead.rank)
+            out.update(c for c in pool if c.suit == lead.suit and c.rank > lead.rank)
     return frozenset(out)
 
 

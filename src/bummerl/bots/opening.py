@@ -65,6 +65,7 @@ from bummerl.solver.state import (
     Position,
     State,
     T,
+    card_indices,
     encode,
 )
 from bummerl.view import PlayerView
@@ -488,12 +489,12 @@ class _Tree:
             return self._leaf(s, code, pool, drawing)
         if not drawing or t == 1:
             if drawing:
-                self.talon[0] = _bits(pool)[0]
+                self.talon[0] = card_indices(pool)[0]
             child, v = solver.apply(s, code)
             if child is None:
                 return self._terminal(v, s[P])
             return self._node(child, 0 if drawing else pool, tricks - 1)
-        cards = _bits(pool)
+        cards = card_indices(pool)
         pairs = [(x, y) for x in cards for y in cards if x != y]
         if len(pairs) > self.search.chance_pairs:
             self.rng.shuffle(pairs)
@@ -523,7 +524,7 @@ class _Tree:
             self.deadline.check()
         solver = self.solver
         t = s[T]
-        cards = _bits(pool) if drawing else []
+        cards = card_indices(pool) if drawing else []
         if drawing:
             self.talon[t - 1] = cards[0]
             if t >= 2:
@@ -551,15 +552,6 @@ class _Tree:
             delta = _draw_delta(hands[player], cards, self.trump)
             g.append([a + b for a, b in zip(base, delta, strict=True)])
         return self.model.value(_assemble(g[self.me], g[1 - self.me], leader == self.me, child[T]))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def opening_position(view: PlayerView, solvable: Callable[[PlayerView], bool]) -> bool:

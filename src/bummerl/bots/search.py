@@ -39,21 +39,25 @@ This module reads only views; the worlds it builds exist inside one decision.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot
+from bummerl.bots.alphamu import WorldTree, aggregate, world_tree
 from bummerl.bots.deadline import Deadline
 from bummerl.bots.inference import World, count_worlds, enumerate_worlds, infer, sample_world, world_game
 from bummerl.bots.likelihood import Observation, likelihood, observations
 from bummerl.bots.match_equity import game_utility
 from bummerl.bots.policy import model_for
+from bummerl.bots.presumed import PresumedOpponent
 from bummerl.bots.tiebreak import chances
 from bummerl.cards import Card
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.solver import SearchLimitExceeded
+from bummerl.solver.state import Position, ValueTree, encode
 from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
 
@@ -129,6 +133,24 @@ class Budget:
     #: node limit from the remaining time at the rate it searched so far), so one slow world on a
     #: loaded machine cannot hold the answer up.  The first world is always solved.
     hard_seconds: float | None = None
+    #: Less strategy fusion (:mod:`bummerl.bots.alphamu`): the bot's next own decision after this one is a
+    #: single choice for all worlds it cannot tell apart, not the best one in each world (αμ with two
+    #: moves).  A world then costs several solves, so fewer fit into the time cap.  Only with the
+    #: open-card solver; with one world left it is the same as plain PIMC and is skipped.  The value is
+    #: the most face-down talon cards at which it is used (a closed talon counts as none; ``None``: never):
+    #: early, with the most worlds, a world costs several times what it costs PIMC.
+    alphamu: int | None = None
+    #: An opponent who cannot see the bot's cards (:mod:`bummerl.bots.presumed`): in each world the
+    #: opponent's next reply is its own PIMC choice over ``presumed_worlds`` worlds of its view instead of the
+    #: clairvoyant best.  The value is the most face-down talon cards at which it is used (a closed talon
+    #: counts as none; ``None``: never); a world then costs a solve per action and the opponent's worlds.
+    presumed: int | None = None
+    presumed_worlds: int = 6
+    #: Most face-down talon cards (talon open) at which the open-card solver is used; with more, the
+    #: ``heuristic`` plays (``None``: :data:`SOLVABLE_TALON` of the pack size).  Beyond that default a single
+    #: world can take seconds, so there the first world is held to the hard deadline too (a bot without
+    #: one solves it whole), and the heuristic plays when not even one world finished in time.
+    solvable_talon: int | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -201,14 +223,20 @@ class SearchLimitError(ValueError):
 SOLVABLE_TALON: dict[int, int] = {20: 9, 24: 7, 32: 7}
 
 
-def solvable(view: PlayerView) -> bool:
-    """Whether ``view``'s worlds can be solved in time (see :data:`SOLVABLE_TALON`).
+#: The C solver's nodes per second assumed before a bot has measured its own (a busy core of the project
+#: machine does 3-5 million): it bounds a world held to the hard deadline before any world was timed.
+ASSUMED_RATE = 3_000_000
+
+
+def solvable(view: PlayerView, talon: int | None = None) -> bool:
+    """Whether ``view``'s worlds can be solved in time: at most ``talon`` face-down cards (default
+    :data:`SOLVABLE_TALON` of the pack size).
 
     A closed talon is never drawn from, so strict play keeps the search small.
     """
     if view.closed_by is not None:
         return True
-    return view.talon_size <= SOLVABLE_TALON.get(view.variant.deck_size, 7)
+    return view.talon_size <= (SOLVABLE_TALON.get(view.variant.deck_size, 7) if talon is None else talon)
 
 
 class SearchBot:
@@ -264,9 +292,12 @@ class SearchBot:
             raise ValueError("no legal action: it is not this player's turn")
         if len(legal) == 1:
             return legal[0]
-        if not solvable(view):
+        if not solvable(view, self.budget.solvable_talon):
             return self._opening().choose(view)
-        ev = self.evaluate(view)
+        try:
+            ev = self.evaluate(view)
+        except SearchLimitError:
+            return self._opening().choose(view)  # not one world in time (a long talon under the deadline)
         t = self.budget.temperature
         if t <= 0:
             return ev.best
@@ -287,21 +318,37 @@ class SearchBot:
         deadline."""
         if self._values is not solver_values:
             return self._values(game)
-        from bummerl.solver import search
+        values = self._solve_position(encode(game), deadline)
+        return {a: values[a.code] for a in game.legal_actions()}
+
+    def _solve_position(self, position: Position, deadline: Deadline | None) -> Mapping[int, int]:
+        """The open-card value of every action code in ``position`` (see :meth:`_solve`)."""
+        tree = self._solve_tree(position, 1, deadline)
+        return {code: value for code, (value, _) in tree.items()}
+
+    def _solve_tree(self, position: Position, depth: int, deadline: Deadline | None) -> ValueTree:
+        """The open-card values ``depth`` moves deep (:func:`~bummerl.solver.search_tree`), under the hard
+        deadline as in :meth:`_solve`."""
+        from bummerl.solver import search_position, search_tree
 
         max_nodes = None
-        if deadline is not None and deadline.hard_seconds is not None and self._rate is not None:
-            max_nodes = max(1000, int(self._rate * max(deadline.remaining(), 0.0)))
+        if deadline is not None and deadline.hard_seconds is not None:
+            rate = ASSUMED_RATE if self._rate is None else self._rate
+            max_nodes = max(1000, int(rate * max(deadline.remaining(), 0.0)))
         began = time.perf_counter()
-        result = search(game, actions=True, max_nodes=max_nodes)
+        if depth == 1:
+            result = search_position(position, actions=True, max_nodes=max_nodes)
+            assert result.values is not None
+            tree: ValueTree = {code: (value, None) for code, value in result.values.items()}
+            nodes = result.nodes
+        else:
+            tree, nodes = search_tree(position, depth, max_nodes=max_nodes)
         took = time.perf_counter() - began
         if took > 0.002:
             # Nodes per second of the solver on this machine now (the newest solves weigh most).
-            rate = result.nodes / took
+            rate = nodes / took
             self._rate = rate if self._rate is None else 0.5 * self._rate + 0.5 * rate
-        values = result.values
-        assert values is not None
-        return {a: values[a.code] for a in game.legal_actions()}
+        return tree
 
     def _opening(self) -> Bot:
         if self._fallback is None:
@@ -315,7 +362,7 @@ class SearchBot:
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
-        if not solvable(view):
+        if not solvable(view, self.budget.solvable_talon):
             raise SearchLimitError(
                 f"{view.variant.title}: {view.talon_size} face-down talon cards are too many to solve each world "
                 f"in time (at most {SOLVABLE_TALON.get(view.variant.deck_size)})"
@@ -347,14 +394,53 @@ class SearchBot:
         scores = dict.fromkeys(legal, 0.0)
         solved = 0
         mass = 0.0
+        fusion = (
+            b.alphamu is not None
+            and (view.closed_by is not None or view.talon_size <= b.alphamu)
+            and self._values is solver_values
+            and n > 1
+        )
+        trees: list[WorldTree] = []
+        # Beyond the default solvable talon one world can take seconds: the first is held to the deadline too.
+        long_talon = not solvable(view)
+        presumed = None
+        if (
+            b.presumed is not None
+            and (view.closed_by is not None or view.talon_size <= b.presumed)
+            and self._values is solver_values
+            and n > 1
+        ):
+            presumed = PresumedOpponent(
+                view, SplitMix64(derive_seed(self._seed, self._decisions, 2)), b.presumed_worlds
+            )
         for i, world in enumerate(worlds):
             if solved and not deadline.may_start(solved):
                 break
+            limit = deadline if solved or long_talon else None
+            w = 1.0 if weights is None else weights[i]
             try:
-                vals = self._solve(world_game(view, world), deadline if solved else None)
+                if fusion:
+                    deep = functools.partial(self._solve_tree, depth=3, deadline=limit)
+                    chooser = None
+                    if presumed is not None:
+                        chooser = functools.partial(
+                            presumed.reply, solve=functools.partial(self._solve_position, deadline=limit)
+                        )
+                    trees.append(world_tree(encode(world_game(view, world)), deep, chooser))
+                    solved += 1
+                    mass += w
+                    continue
+                if presumed is not None:
+                    coded = presumed.values(
+                        encode(world_game(view, world)),
+                        functools.partial(self._solve_position, deadline=limit),
+                        functools.partial(self._solve_tree, depth=2, deadline=limit),
+                    )
+                    vals: Mapping[Action, int] = {a: coded[a.code] for a in legal}
+                else:
+                    vals = self._solve(world_game(view, world), limit)
             except SearchLimitExceeded:
                 break  # the hard deadline: answer from the worlds solved so far
-            w = 1.0 if weights is None else weights[i]
             for a in legal:
                 v = vals[a]
                 totals[a] += w * v
@@ -362,8 +448,15 @@ class SearchBot:
                     scores[a] += w * utility[v]
             solved += 1
             mass += w
-        means = {a: totals[a] / mass for a in legal}
-        score = means if utility is None else {a: scores[a] / mass for a in legal}
+        if not solved:
+            raise SearchLimitError(f"not one world solved before the hard deadline ({b.hard_seconds} s)")
+        if fusion:
+            points, fused = aggregate(trees, weights[:solved] if weights is not None else [1.0] * solved, utility)
+            means = {a: points[a.code] for a in legal}
+            score = {a: fused[a.code] for a in legal}
+        else:
+            means = {a: totals[a] / mass for a in legal}
+            score = means if utility is None else {a: scores[a] / mass for a in legal}
         objective = "game points" if utility is None else "match equity"
         margin = b.tie_margin * (1.0 if utility is None else EQUITY_PER_POINT)
         trump = int(view.trump)

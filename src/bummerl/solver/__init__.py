@@ -47,7 +47,7 @@ from types import ModuleType
 from bummerl.actions import ALL_ACTIONS, Action, ActionKind
 from bummerl.cards import Rank
 from bummerl.solver.reference import ReferenceSolver
-from bummerl.solver.state import SCORING_HOOKS, Position, SearchLimitExceeded, encode
+from bummerl.solver.state import SCORING_HOOKS, Position, SearchLimitExceeded, ValueTree, encode
 from bummerl.two_player import TwoPlayerGame
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "encode",
     "search",
     "search_position",
+    "search_tree",
     "solve",
     "solve_many",
 ]
@@ -137,6 +138,45 @@ def search_position(
         return SearchResult(max(values.values()), values, solver.nodes, "python")
     value = solver.value()
     return SearchResult(value, None, solver.nodes, "python")
+
+
+def search_tree(
+    position: Position, depth: int, *, backend: str | None = None, max_nodes: int | None = None
+) -> tuple[ValueTree, int]:
+    """``(tree, nodes)``: every legal action's exact value in ``position`` and, ``depth - 1`` moves deep, the
+    values of the actions after each (:data:`~bummerl.solver.state.ValueTree`).
+
+    One search (one table), so the positions after the first move cost little beyond the first move's
+    values: what a search that looks at the next decisions (:mod:`bummerl.bots.alphamu`,
+    :mod:`bummerl.bots.presumed`) asks of one world.  ``max_nodes`` as in :func:`search_position`.
+
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> position = encode(TwoPlayerGame.deal("schnapsen", seed=11))
+    >>> tree, nodes = search_tree(position, 2)
+    >>> {code: value for code, (value, _) in tree.items()} == search_position(position, actions=True).values
+    True
+    >>> leads = [(v, sub) for code, (v, sub) in tree.items() if code < 32]   # after a lead, the opponent follows
+    >>> all(sub is not None and v == -max(w for w, _ in sub.values()) for v, sub in leads)
+    True
+    """
+    name = _backend(backend)
+    if not 1 <= depth <= 4:
+        raise ValueError(f"depth must be between 1 and 4, not {depth}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be positive, not {max_nodes}")
+    if name == "c" and position.rules.scoring != SCORING_HOOKS:
+        assert _csolver is not None
+        args = (position.rules.c_params(), position.trump, bytes(position.talon), position.state, max_nodes or 0)
+        raw, nodes = _csolver.value_tree(depth, *args)
+        if raw is None:
+            raise SearchLimitExceeded(nodes)
+        return _tree(raw), nodes
+    solver = ReferenceSolver(position, max_nodes)
+    return solver.value_tree(depth), solver.nodes
+
+
+def _tree(raw: list[tuple[int, int, object]]) -> ValueTree:
+    return {code: (value, None if sub is None else _tree(sub)) for code, value, sub in raw}  # type: ignore[arg-type]
 
 
 def search(

@@ -7,6 +7,7 @@
  * Python API (called by bummerl/solver/__init__.py only):
  *   solve(params, trump, talon, state[, limit])          -> (value, nodes)
  *   action_values(params, trump, talon, state[, limit])  -> ([(code, value), ...], nodes)
+ *   value_tree(depth, params, trump, talon, state[, limit]) -> ([(code, value, subtree), ...], nodes)
  * With a node limit, a search that needs more returns (None, nodes) instead.
  *   set_table_bits(bits)                        -> None  (table of 2**bits entries)
  *   set_options(mtd)                            -> None  (root bisection on/off, for measuring)
@@ -602,6 +603,77 @@ static PyObject *py_action_values(PyObject *self, PyObject *args)
     return Py_BuildValue("(NK)", out, G.nodes);
 }
 
+/* The values of every action of s and, to the given depth, of every action after each of them: a list of
+ * (code, value, subtree) for the player to move in s, subtree None for an ending action or at depth 1.  All
+ * searches share the table (one generation).  NULL with G.aborted set: the node limit was reached. */
+static PyObject *value_tree(const State *s, int depth)
+{
+    uint8_t moves[MAX_MOVES];
+    int n = gen_moves(s, moves);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        State c;
+        int v;
+        PyObject *sub = Py_None;
+        Py_INCREF(sub);
+        if (!apply(s, moves[i], &c, &v)) {
+            int w = solve_exact(&c);
+            if (G.aborted) {
+                Py_DECREF(sub);
+                Py_DECREF(out);
+                return NULL;
+            }
+            v = c.p == s->p ? w : -w;
+            if (depth > 1) {
+                Py_DECREF(sub);
+                sub = value_tree(&c, depth - 1);
+                if (sub == NULL) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+        }
+        PyObject *item = Py_BuildValue("(iiN)", (int)moves[i], v, sub);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+static PyObject *py_value_tree(PyObject *self, PyObject *args)
+{
+    State s;
+    int depth;
+    (void)self;
+    PyObject *rest;
+    /* value_tree(depth, params, trump, talon, state[, limit]) */
+    if (PyTuple_GET_SIZE(args) < 1) {
+        PyErr_SetString(PyExc_TypeError, "value_tree needs a depth");
+        return NULL;
+    }
+    depth = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 0));
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 1 || depth > 4) {
+        PyErr_SetString(PyExc_ValueError, "value_tree depth must be between 1 and 4");
+        return NULL;
+    }
+    rest = PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args));
+    if (rest == NULL) return NULL;
+    int bad = parse_args(rest, &s);
+    Py_DECREF(rest);
+    if (bad < 0) return NULL;
+    PyObject *tree = value_tree(&s, depth);
+    if (tree == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        return Py_BuildValue("(OK)", Py_None, G.nodes);
+    }
+    return Py_BuildValue("(NK)", tree, G.nodes);
+}
+
 static PyObject *py_set_table_bits(PyObject *self, PyObject *args)
 {
     int bits;
@@ -629,6 +701,8 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "solve(params, trump, talon, state[, limit]) -> (value, nodes)"},
     {"action_values", py_action_values, METH_VARARGS,
      "action_values(params, trump, talon, state[, limit]) -> ([(code, value), ...], nodes)"},
+    {"value_tree", py_value_tree, METH_VARARGS,
+     "value_tree(depth, params, trump, talon, state[, limit]) -> ([(code, value, subtree), ...], nodes)"},
     {"set_options", py_set_options, METH_VARARGS, "set_options(mtd): null-window bisection at the root on or off"},
     {"set_table_bits", py_set_table_bits, METH_VARARGS, "set_table_bits(bits): use a table of 2**bits entries"},
     {NULL, NULL, 0, NULL},

@@ -42,6 +42,8 @@ from bummerl.solver.state import (
     Rules,
     SearchLimitExceeded,
     State,
+    ValueTree,
+    card_indices,
 )
 from bummerl.variants import GameResult
 from bummerl.variants.two_player import marken
@@ -108,6 +110,27 @@ class ReferenceSolver:
                 w = self._search(child, -self.inf, self.inf)
                 v = w if child[7] == p else -w
             out[code] = v
+        return out
+
+    def value_tree(self, depth: int, state: State | None = None) -> ValueTree:
+        """Every legal action's exact value and, ``depth - 1`` moves deep, the values after it.
+
+        ``{code: (value, subtree)}`` for the player to move in ``state``; ``subtree`` (the same for the
+        position after the action, for its player to move) is ``None`` where the action ends the game or at
+        depth 1.  The table is shared, so the deeper values cost little more than the first.
+        """
+        s = self.position.state if state is None else state
+        out: ValueTree = {}
+        p = s[7]
+        for code in legal_codes(self, s):
+            child, v = self.apply(s, code)
+            sub: ValueTree | None = None
+            if child is not None:
+                w = self._search(child, -self.inf, self.inf)
+                v = w if child[7] == p else -w
+                if depth > 1:
+                    sub = self.value_tree(depth - 1, child)
+            out[code] = (v, sub)
         return out
 
     # ------------------------------------------------------------ the rules
@@ -328,10 +351,10 @@ def legal_codes(solver: ReferenceSolver, s: State) -> list[int]:
     if lead >= 0:
         if t == 0 or cl >= 0:
             h = _strict_follows(h, lead, solver.trump)
-        return _bits(h)
+        return card_indices(h)
     r = solver.rules
     has_trick = s[14 if p else 13] > 0
-    codes = _bits(h)
+    codes = card_indices(h)
     talon_open = t > 0 and cl < 0
     if talon_open:
         x = solver.exchange_card
@@ -359,15 +382,6 @@ def legal_codes(solver: ReferenceSolver, s: State) -> list[int]:
     if declare:
         codes.append(DECLARE_CODE)
     return codes
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _strict_follows(h: int, lead: int, trump: int) -> int:

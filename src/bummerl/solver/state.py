@@ -56,6 +56,8 @@ __all__ = [
     "Rules",
     "SearchLimitExceeded",
     "State",
+    "ValueTree",
+    "card_indices",
     "encode",
 ]
 
@@ -63,6 +65,10 @@ __all__ = [
 State = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int]
 
 H0, H1, T, TC, CL, CA, CT, P, LEAD, A0, A1, M0, M1, W0, W1, FL = range(16)
+
+#: Action values a few moves deep: ``{code: (value, subtree)}`` for the player to move; ``subtree`` is the
+#: same for the position after the action (``None`` where it ends the game or the tree ends).
+ValueTree = dict[int, tuple[int, "ValueTree | None"]]
 
 #: Augen of each card index (``suit * 8 + rank``).
 AUGEN: Final[tuple[int, ...]] = tuple((0, 0, 0, 2, 3, 4, 10, 11)[i & 7] for i in range(32))
@@ -228,6 +234,20 @@ def encode(game: TwoPlayerGame) -> Position:
         int(game.first_lead_done),
     )
     return Position(Rules.of(game.variant), int(game.trump), tuple(c.index for c in game.talon), state)
+
+
+def card_indices(mask: int) -> list[int]:
+    """The card indices of a hand bitmask, lowest first.
+
+    >>> card_indices(0b100101)
+    [0, 2, 5]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _scoring_kind(v: TwoPlayerVariant) -> int:
