@@ -167,6 +167,11 @@ def test_bad_budget_is_refused() -> None:
         Budget(worlds=0)
     with pytest.raises(ValueError, match="temperature"):
         Budget(worlds=1, temperature=-1)
+    for name in ("alphamu", "presumed", "solvable_talon"):
+        with pytest.raises(ValueError, match=f"{name} must be a number of face-down cards"):
+            Budget(worlds=1, **{name: -1})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="presumed_worlds must be >= 1"):
+        Budget(worlds=1, presumed=3, presumed_worlds=0)
 
 
 def test_temperature_mixes_near_equal_moves_only() -> None:

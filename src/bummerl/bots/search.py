@@ -167,6 +167,24 @@ class Budget:
             raise ValueError("tie_margin must be >= 0, chance_horizon and chance_worlds >= 1")
         if self.hard_seconds is not None and self.hard_seconds <= 0:
             raise ValueError(f"hard_seconds must be positive, not {self.hard_seconds}")
+        for name in ("alphamu", "presumed", "solvable_talon"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be a number of face-down cards (>= 0) or None, not {value}")
+        if self.presumed_worlds < 1:
+            raise ValueError(f"presumed_worlds must be >= 1, not {self.presumed_worlds}")
+
+    def searches_from(self, view: PlayerView, face_down: int | None) -> bool:
+        """Whether an option that applies from ``face_down`` face-down cards down (``None``: never) applies in
+        ``view`` (a closed talon counts as none).
+
+        >>> from bummerl.two_player import TwoPlayerGame
+        >>> view = TwoPlayerGame.deal("schnapsen", seed=1).view(0)
+        >>> b = Budget(worlds=4)
+        >>> b.searches_from(view, 9), b.searches_from(view, 7), b.searches_from(view, None)
+        (True, False, False)
+        """
+        return face_down is not None and (view.closed_by is not None or view.talon_size <= face_down)
 
     def cap(self, view: PlayerView) -> float | None:
         """The time cap for a decision in ``view`` (``None``: no cap).
@@ -350,6 +368,28 @@ class SearchBot:
             self._rate = rate if self._rate is None else 0.5 * self._rate + 0.5 * rate
         return tree
 
+    def _world_values(
+        self, game: TwoPlayerGame, deadline: Deadline | None, presumed: PresumedOpponent | None
+    ) -> Mapping[Action, int]:
+        """Every action's value in one world: the open-card solver's, or against a presumed opponent."""
+        if presumed is None:
+            return self._solve(game, deadline)
+        coded = presumed.values(
+            encode(game),
+            functools.partial(self._solve_position, deadline=deadline),
+            functools.partial(self._solve_tree, depth=2, deadline=deadline),
+        )
+        return {a: coded[a.code] for a in game.legal_actions()}
+
+    def _fusion_tree(
+        self, position: Position, deadline: Deadline | None, presumed: PresumedOpponent | None
+    ) -> WorldTree:
+        """One world's αμ tree (:func:`~bummerl.bots.alphamu.world_tree`), its opponent presumed if asked."""
+        reply = None
+        if presumed is not None:
+            reply = functools.partial(presumed.reply, solve=functools.partial(self._solve_position, deadline=deadline))
+        return world_tree(position, functools.partial(self._solve_tree, depth=3, deadline=deadline), reply)
+
     def _opening(self) -> Bot:
         if self._fallback is None:
             from bummerl.bots.heuristic import HeuristicBot
@@ -362,10 +402,12 @@ class SearchBot:
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
-        if not solvable(view, self.budget.solvable_talon):
+        own = self.budget.solvable_talon
+        if not solvable(view, own):
+            most = SOLVABLE_TALON.get(view.variant.deck_size, 7) if own is None else own
             raise SearchLimitError(
                 f"{view.variant.title}: {view.talon_size} face-down talon cards are too many to solve each world "
-                f"in time (at most {SOLVABLE_TALON.get(view.variant.deck_size)})"
+                f"in time (at most {most})"
             )
         b = self.budget
         deadline = Deadline(b.cap(view), b.hard_seconds, b.min_worlds)
@@ -394,25 +436,16 @@ class SearchBot:
         scores = dict.fromkeys(legal, 0.0)
         solved = 0
         mass = 0.0
-        fusion = (
-            b.alphamu is not None
-            and (view.closed_by is not None or view.talon_size <= b.alphamu)
-            and self._values is solver_values
-            and n > 1
-        )
+        # Only with the open-card solver, and only where more than one world is left to tell apart.
+        exact = self._values is solver_values and n > 1
+        fusion = exact and b.searches_from(view, b.alphamu)
+        presumed = None
+        if exact and b.searches_from(view, b.presumed):
+            rng2 = SplitMix64(derive_seed(self._seed, self._decisions, 2))
+            presumed = PresumedOpponent(view, rng2, b.presumed_worlds)
         trees: list[WorldTree] = []
         # Beyond the default solvable talon one world can take seconds: the first is held to the deadline too.
         long_talon = not solvable(view)
-        presumed = None
-        if (
-            b.presumed is not None
-            and (view.closed_by is not None or view.talon_size <= b.presumed)
-            and self._values is solver_values
-            and n > 1
-        ):
-            presumed = PresumedOpponent(
-                view, SplitMix64(derive_seed(self._seed, self._decisions, 2)), b.presumed_worlds
-            )
         for i, world in enumerate(worlds):
             if solved and not deadline.may_start(solved):
                 break
@@ -420,25 +453,11 @@ class SearchBot:
             w = 1.0 if weights is None else weights[i]
             try:
                 if fusion:
-                    deep = functools.partial(self._solve_tree, depth=3, deadline=limit)
-                    chooser = None
-                    if presumed is not None:
-                        chooser = functools.partial(
-                            presumed.reply, solve=functools.partial(self._solve_position, deadline=limit)
-                        )
-                    trees.append(world_tree(encode(world_game(view, world)), deep, chooser))
+                    trees.append(self._fusion_tree(encode(world_game(view, world)), limit, presumed))
                     solved += 1
                     mass += w
                     continue
-                if presumed is not None:
-                    coded = presumed.values(
-                        encode(world_game(view, world)),
-                        functools.partial(self._solve_position, deadline=limit),
-                        functools.partial(self._solve_tree, depth=2, deadline=limit),
-                    )
-                    vals: Mapping[Action, int] = {a: coded[a.code] for a in legal}
-                else:
-                    vals = self._solve(world_game(view, world), limit)
+                vals = self._world_values(world_game(view, world), limit, presumed)
             except SearchLimitExceeded:
                 break  # the hard deadline: answer from the worlds solved so far
             for a in legal:
