@@ -271,8 +271,9 @@ def test_waiting_participants_see_no_hidden_card_and_cannot_act(monkeypatch: pyt
                         continue
                     mover = room.players_now[game.to_move]
                     waiting = [p for p in socks if room.game_seat(p) is None]
-                    if waiting and refused < 3:
-                        # A waiting participant's action and hint are refused; nothing changes.
+                    if waiting and refused < 3 and mover in socks:
+                        # A waiting participant's action and hint are refused; nothing changes.  (Only while a
+                        # person is to move: the bot's own move could land between the two counts.)
                         before = len(game.actions)
                         socks[waiting[0]].send_json({"type": "action", "action": game.legal_actions()[0].token})
                         socks[waiting[0]].send_json({"type": "hint"})

@@ -222,7 +222,8 @@ class SubprocessTransport:
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     @property
     def pid(self) -> int:
@@ -277,6 +278,10 @@ class SubprocessTransport:
                 parts.append(f"killed by signal {-code}")
         else:
             parts.append(f"exit code {code}")
+        if code is not None:
+            # The process is gone, so its stderr ends: let the reader take its last lines (under load it may
+            # not have been scheduled since they were written).
+            self._stderr_reader.join(timeout=1.0)
         if self._stderr:
             parts.append("stderr: " + " | ".join(self._stderr)[-600:])
         return "; ".join(parts)

@@ -155,8 +155,8 @@ def search_tree(
     >>> tree, nodes = search_tree(position, 2)
     >>> {code: value for code, (value, _) in tree.items()} == search_position(position, actions=True).values
     True
-    >>> leads = [(v, sub) for code, (v, sub) in tree.items() if code < 32]   # after a lead, the opponent follows
-    >>> all(sub is not None and v == -max(w for w, _ in sub.values()) for v, sub in leads)
+    >>> plays = [(v, sub) for code, (v, sub) in tree.items() if action_for_code(code).kind is ActionKind.PLAY]
+    >>> all(sub is not None and v == -max(w for w, _ in sub.values()) for v, sub in plays)  # the opponent follows
     True
     """
     name = _backend(backend)
