@@ -64,6 +64,8 @@ def message(page: Page, key: str, params: dict[str, Any]) -> str:
 
 
 def box(page: Page, selector: str) -> FloatRect:
+    """Where ``selector`` is on the page, once it is shown (a table's panels render after its first state)."""
+    page.locator(selector).first.wait_for()
     found = page.locator(selector).first.bounding_box()
     assert found is not None, f"{selector} is not on the page"
     return found
