@@ -174,6 +174,12 @@ def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path:
             assert shown["finished"] and shown["result"] == first["result"]
             for part in ("record", "replay"):
                 assert client.get(f"/api/games/{first['game_id']}/{part}").status_code == 200
+            # The list says the same (CI met this race too: a table's games listed empty just after game_over).
+            listed = client.get("/api/games", params={"table": table["table_id"]}).json()
+            assert [g["game_id"] for g in listed["games"]] == [first["game_id"]] and listed["total"] == 1
+            assert listed["games"][0]["finished"] and listed["games"][0]["result"] == first["result"]
+            running = client.get("/api/games", params={"table": table["table_id"], "finished": "false"}).json()
+            assert running == {"games": [], "total": 0}
             repo.finish_game = real
             ws.send_json({"type": "next_game"})  # the table goes on with the next deal
             state = my_turn(ws, ws.receive_json())

@@ -510,6 +510,10 @@ class TableManager:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def pending_results(self) -> frozenset[int]:
+        """The games whose result :meth:`store_result` has not written yet (this process's only)."""
+        return frozenset(self._results)
+
     def as_finished(self, game: GameData) -> GameData:
         """``game`` as the database will have it once a pending result is written.
 

@@ -43,7 +43,7 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -60,6 +60,8 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    not_,
+    or_,
     select,
     update,
 )
@@ -67,6 +69,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import ColumnElement
 
 from bummerl.server import migrations
 
@@ -659,9 +662,18 @@ class Repository:
             return _game_data(row, tokens)
 
     def list_games(
-        self, table_id: str | None = None, finished: bool | None = True, limit: int = 50, offset: int = 0
+        self,
+        table_id: str | None = None,
+        finished: bool | None = True,
+        limit: int = 50,
+        offset: int = 0,
+        pending: Collection[int] = (),
     ) -> tuple[list[tuple[GameData, TableData]], int]:
-        """Games newest first with their tables (and the tables' seats), and how many match in all."""
+        """Games newest first with their tables (and the tables' seats), and how many match in all.
+
+        ``pending`` are games that are over but whose result is not written yet
+        (the server writes it in the background): they count as finished.
+        """
         with self._sessions() as s:
             query = select(_GameRow, _TableRow).join(_TableRow, _TableRow.id == _GameRow.table_id)
             count = select(func.count()).select_from(_GameRow)
@@ -669,8 +681,12 @@ class Repository:
                 query = query.where(_GameRow.table_id == table_id)
                 count = count.where(_GameRow.table_id == table_id)
             if finished is not None:
-                query = query.where(_GameRow.finished.is_(finished))
-                count = count.where(_GameRow.finished.is_(finished))
+                over: ColumnElement[bool] = _GameRow.finished.is_(True)
+                if pending:
+                    over = or_(over, _GameRow.id.in_(sorted(pending)))
+                where = over if finished else not_(over)
+                query = query.where(where)
+                count = count.where(where)
             rows = s.execute(query.order_by(_GameRow.id.desc()).limit(limit).offset(offset)).all()
             total = s.scalar(count) or 0
             seats = _seats_of(s, list({t.id for _, t in rows}))

@@ -134,8 +134,10 @@ async def get_games(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> dict[str, Any]:
-    rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset)
-    return {"games": [_summary(g, t) for g, t in rows], "total": total}
+    # A game whose result is still being written counts as finished, as for GET /games/{id} (as_finished).
+    pending = p.manager.pending_results()
+    rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset, pending)
+    return {"games": [_summary(p.manager.as_finished(g), t) for g, t in rows], "total": total}
 
 
 @router.get("/games/{game_id}")
