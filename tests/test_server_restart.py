@@ -192,6 +192,57 @@ def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path:
         assert client.get(f"/api/games/{first['game_id']}/record").status_code == 200
 
 
+def test_a_result_written_while_the_game_is_read_is_seen_in_one_or_the_other(tmp_path: Path) -> None:
+    """The race behind a CI failure (409 "game_running" for a finished game's analysis): the background write
+    of the result lands while a request reads the game.  The request took the pending results before the
+    read, so it sees the result in the database row or among them, never in neither."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, config=CONFIG)) as client:
+        repo = client.app.state.repo  # type: ignore[attr-defined]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        real_finish, real_get, real_list = repo.finish_game, repo.get_game, repo.list_games
+        held: dict[int, tuple[dict[str, Any], str]] = {}
+
+        def hold(game_id: int, result: dict[str, Any], record: str) -> None:
+            held[game_id] = (result, record)
+            raise StorageError("held back by the test")
+
+        def land(game_id: int) -> None:
+            """What the background write does: the row is written, then the pending result forgotten."""
+            real_finish(game_id, *held[game_id])
+            manager._results.pop(game_id)
+
+        def read_then_land(game_id: int) -> Any:
+            row = real_get(game_id)  # read before the write ...
+            land(game_id)  # ... which lands before the request looks at the pending results
+            return row
+
+        repo.finish_game = hold
+        table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
+        with client.websocket_connect(table["ws_url"]) as ws:
+            game_id = play_to_the_end(ws, hello(ws, table["token"]))["game_over"]["game_id"]
+        assert real_get(game_id).finished is False and game_id in held
+        repo.get_game = read_then_land
+        assert client.get(f"/api/games/{game_id}/record").status_code == 200
+        repo.get_game = real_get
+        assert real_get(game_id).finished is True
+
+        # The same for the list: a second game, its write landing after the list was read.
+        with client.websocket_connect(table["ws_url"]) as ws:
+            hello(ws, table["token"])
+            ws.send_json({"type": "next_game"})
+            second = play_to_the_end(ws, my_turn(ws, ws.receive_json()))["game_over"]["game_id"]
+
+        def list_then_land(*args: Any) -> Any:
+            rows = real_list(*args)
+            land(second)
+            return rows
+
+        repo.list_games = list_then_land
+        listed = client.get("/api/games", params={"table": table["table_id"]}).json()
+        assert [(g["game_id"], g["finished"]) for g in listed["games"]] == [(second, True), (game_id, True)]
+
+
 def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path) -> None:
     """docs/web.md `storage`: the database refused, the table is unchanged.  A new deal is stored
     before the table changes, so a refused one can be asked for again and memory never runs ahead of

@@ -33,7 +33,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, overload
 
 from bummerl.errors import BummerlError, UnknownVariantError
@@ -510,12 +510,18 @@ class TableManager:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def pending_results(self) -> frozenset[int]:
-        """The games whose result :meth:`store_result` has not written yet (this process's only)."""
-        return frozenset(self._results)
+    def pending_results(self) -> dict[int, FinishedGame]:
+        """The results :meth:`store_result` has not written yet, by game id (this process's only).
 
-    def as_finished(self, game: GameData) -> GameData:
-        """``game`` as the database will have it once a pending result is written.
+        Take them *before* reading games from the database and give them to
+        :meth:`as_finished`: a write that lands between the two is then seen in
+        one or the other (taken after the read, it could be in neither).
+        """
+        return dict(self._results)
+
+    @staticmethod
+    def as_finished(game: GameData, pending: Mapping[int, FinishedGame]) -> GameData:
+        """``game`` as the database will have it once its pending result (in ``pending``) is written.
 
         ``game_over`` reaches the players before the background write of
         :meth:`store_result` lands (or while the database refuses it), so a client
@@ -523,7 +529,7 @@ class TableManager:
         told that it still runs.  In cluster mode another process's pending result
         is not known here; its answer waits for that write.
         """
-        finished = self._results.get(game.id)
+        finished = pending.get(game.id)
         if game.finished or finished is None:
             return game
         result = {k: v for k, v in finished.result.items() if k != MATCH_OUTCOME}

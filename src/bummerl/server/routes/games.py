@@ -109,10 +109,11 @@ async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
     def both() -> tuple[GameData | None, TableData | None]:
         return p.repo.get_game(game_id), p.repo.table_of_game(game_id)
 
+    pending = p.manager.pending_results()  # before the read: see pending_results
     game, table = await p.manager.db.run(both)
     if game is None or table is None:
         raise error(404, "unknown_game", f"no game {game_id}")
-    return p.manager.as_finished(game), table
+    return p.manager.as_finished(game, pending), table
 
 
 async def _finished(p: Parts, game_id: int) -> tuple[type[Room], str]:
@@ -135,9 +136,9 @@ async def get_games(
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> dict[str, Any]:
     # A game whose result is still being written counts as finished, as for GET /games/{id} (as_finished).
-    pending = p.manager.pending_results()
-    rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset, pending)
-    return {"games": [_summary(p.manager.as_finished(g), t) for g, t in rows], "total": total}
+    pending = p.manager.pending_results()  # before the read: see pending_results
+    rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset, set(pending))
+    return {"games": [_summary(p.manager.as_finished(g, pending), t) for g, t in rows], "total": total}
 
 
 @router.get("/games/{game_id}")
