@@ -84,7 +84,7 @@ from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant
 if TYPE_CHECKING:
     from bummerl.view import MatchContext
 
-__all__ = ["DRAW", "Match", "MatchGame", "Session", "TableMatch", "draw_dealer"]
+__all__ = ["DRAW", "GameSeries", "Match", "MatchGame", "Session", "TableMatch", "draw_dealer"]
 
 #: Path element of :func:`~bummerl.rng.derive_seed` for drawing the dealer
 #: ("DRAW" in ASCII), so draws never share a stream with a game's deal.
@@ -123,7 +123,82 @@ class MatchGame:
     standing_after: tuple[int, int]
 
 
-class Match:
+class GameSeries:
+    """The games of a match (or a Schnorps round) dealt from one seed: the part both share.
+
+    Game ``index`` is dealt from ``derive_seed(seed, index)``, or from
+    ``keyed_seed(deal_key, index)`` with a secret deal key; a stored match is
+    replayed by giving each game's pack (and the seed that dealt it, which is
+    checked).  One game is current at a time: :meth:`_deal` makes it so and
+    :meth:`_completed` takes it back once it is over.  Subclasses score the games.
+    """
+
+    #: What the subclass is called in messages ("match", "round").
+    noun = "match"
+
+    def __init__(self, variant: TwoPlayerVariant, seed: int, target: int | None, deal_key: bytes | None) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BummerlError(f"a match seed must be an integer, not {seed!r}")
+        if target is None:
+            target = DEFAULT_TARGET
+        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+            raise BummerlError(f"a match target must be a positive integer, not {target!r}")
+        self.variant = variant
+        self.seed = seed
+        self.deal_key = deal_key
+        self.target = target
+        self._games: list[TwoPlayerGame] = []
+        self._seeds: list[int | None] = []
+        self._current: TwoPlayerGame | None = None
+
+    @property
+    def games(self) -> list[TwoPlayerGame]:
+        """Every game dealt so far, the current one included."""
+        return list(self._games)
+
+    @property
+    def game_seeds(self) -> list[int | None]:
+        """The deal seed of every game dealt (``None`` where the pack order was given)."""
+        return list(self._seeds)
+
+    @property
+    def current(self) -> TwoPlayerGame | None:
+        """The game dealt and not yet completed, if any."""
+        return self._current
+
+    def _deal(self, dealer: int, deck: Iterable[Card] | None, seed: int | None) -> TwoPlayerGame:
+        """Deal the next game with the engine's ``dealer`` and make it the current one."""
+        if self._current is not None:
+            raise BummerlError(f"game {len(self._games)} is not finished; complete() it before dealing the next")
+        index = len(self._games)
+        if deck is None:
+            deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
+            game = TwoPlayerGame.deal(self.variant, seed=deal_seed, dealer=dealer)
+            game_seed: int | None = deal_seed
+        else:
+            game = TwoPlayerGame.from_deck(self.variant, deck, dealer)
+            if seed is not None and TwoPlayerGame.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
+                raise BummerlError(f"seed {seed} does not deal this pack")
+            game_seed = seed
+        self._games.append(game)
+        self._seeds.append(game_seed)
+        self._current = game
+        return game
+
+    def _completed(self, game: TwoPlayerGame) -> GameResult:
+        """The result of ``game``, the current game, now over; it is current no more."""
+        if self._current is None:
+            raise BummerlError("no game is in progress; deal_next() first")
+        if game is not self._current:
+            raise BummerlError(f"complete() takes the current game of this {self.noun}, as returned by deal_next()")
+        result = game.result
+        if result is None:
+            raise BummerlError(f"game {len(self._games)} is not over yet")
+        self._current = None
+        return result
+
+
+class Match(GameSeries):
     """A Bummerl (7 down, Schneider) or a Schnorps match in Marken.
 
     ``variant`` is a :class:`TwoPlayerVariant` or a name; ``options`` are
@@ -146,45 +221,23 @@ class Match:
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        self.variant: TwoPlayerVariant = TwoPlayerVariant.find(variant, **options)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BummerlError(f"a match seed must be an integer, not {seed!r}")
-        self.seed = seed
-        self.deal_key = deal_key
-        if target is None:
-            target = DEFAULT_TARGET
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-            raise BummerlError(f"a match target must be a positive integer, not {target!r}")
-        self.target = target
+        super().__init__(TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
         if first_dealer is None:
             first_dealer = draw_dealer(seed, 0)
         if first_dealer not in (0, 1):
             raise BummerlError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
         self.first_dealer: int = first_dealer
-        self._games: list[TwoPlayerGame] = []
         self._history: list[MatchGame] = []
-        self._seeds: list[int | None] = []
         self._points = [0, 0]
         self._next_dealer = first_dealer
         self._dealer_drawn = False
         self._stands = 0
-        self._current: TwoPlayerGame | None = None
 
     # ------------------------------------------------------------ properties
     @property
     def kind(self) -> str:
         """``"bummerl"`` (game points, 7 down) or ``"marken"`` (Schnorps)."""
         return self.variant.match_kind
-
-    @property
-    def games(self) -> list[TwoPlayerGame]:
-        """Every game dealt so far, the current one included."""
-        return list(self._games)
-
-    @property
-    def game_seeds(self) -> list[int | None]:
-        """The deal seed of every game dealt (``None`` where the pack order was given)."""
-        return list(self._seeds)
 
     @property
     def history(self) -> list[MatchGame]:
@@ -195,11 +248,6 @@ class Match:
     def results(self) -> list[GameResult]:
         """The results of the finished games, in order."""
         return [h.result for h in self._history]
-
-    @property
-    def current(self) -> TwoPlayerGame | None:
-        """The game dealt and not yet completed, if any."""
-        return self._current
 
     @property
     def points(self) -> tuple[int, int]:
@@ -293,39 +341,19 @@ class Match:
         """
         if self.is_over:
             raise BummerlError(f"the match is over: seat {self.winner} has won")
-        if self._current is not None:
-            raise BummerlError(f"game {len(self._games)} is not finished; complete() it before dealing the next")
         if dealer is None:
             dealer = self._next_dealer
         elif dealer != self._next_dealer and not self.dealer_drawn:
             raise BummerlError(f"game {len(self._games) + 1} must be dealt by seat {self._next_dealer}, not {dealer!r}")
         if dealer not in (0, 1):
             raise BummerlError(f"dealer must be seat 0 or 1, not {dealer!r}")
-        index = len(self._games)
-        if deck is None:
-            deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
-            game = TwoPlayerGame.deal(self.variant, seed=deal_seed, dealer=dealer)
-            game_seed: int | None = deal_seed
-        else:
-            game = TwoPlayerGame.from_deck(self.variant, deck, dealer)
-            if seed is not None and TwoPlayerGame.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
-                raise BummerlError(f"seed {seed} does not deal this pack")
-            game_seed = seed
+        game = self._deal(dealer, deck, seed)
         self._next_dealer = dealer
-        self._games.append(game)
-        self._seeds.append(game_seed)
-        self._current = game
         return game
 
     def complete(self, game: TwoPlayerGame) -> None:
         """Score the finished current game and choose the next dealer."""
-        if self._current is None:
-            raise BummerlError("no game is in progress; deal_next() first")
-        if game is not self._current:
-            raise BummerlError("complete() takes the current game of this match, as returned by deal_next()")
-        result = game.result
-        if result is None:
-            raise BummerlError(f"game {len(self._games)} is not over yet")
+        result = self._completed(game)
         before = self.standing
         multiplier = self.multiplier
         points = result.points * multiplier if result.winner is not None else 0
@@ -335,7 +363,6 @@ class Match:
         self._history.append(
             MatchGame(index, game.dealer, self._seeds[-1], result, multiplier, points, before, self.standing)
         )
-        self._current = None
         self._next_dealer, self._dealer_drawn = self._dealer_after(game.dealer, result.winner, index + 1)
 
     def _dealer_after(self, dealer: int, winner: int | None, next_index: int) -> tuple[int, bool]:

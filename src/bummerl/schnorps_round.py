@@ -65,8 +65,8 @@ from typing import Any
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
-from bummerl.match import DEFAULT_TARGET, DRAW
-from bummerl.rng import SplitMix64, derive_seed, keyed_seed
+from bummerl.match import DRAW, GameSeries
+from bummerl.rng import SplitMix64, derive_seed
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TwoPlayerVariant
 
@@ -142,13 +142,15 @@ class RoundGame:
         return tuple((self.dealer + k) % n for k in range(n) if (self.dealer + k) % n not in self.players)
 
 
-class SchnorpsRound:
+class SchnorpsRound(GameSeries):
     """A Schnorps match of three or four participants (see the module docstring).
 
     ``variant`` is Schnorps (any variant whose match is paid in Marken) or its
     name, with ``options``; ``first_dealer`` ``None`` draws the first dealer from
     ``seed``; ``target`` is the balance that ends the match after a full round.
     """
+
+    noun = "round"
 
     def __init__(
         self,
@@ -161,7 +163,7 @@ class SchnorpsRound:
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        self.variant: TwoPlayerVariant = TwoPlayerVariant.find(variant, **options)
+        super().__init__(TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
         if self.variant.match_kind != "marken":
             raise BummerlError(f"{self.variant.title} is played by two; only Schnorps takes more participants")
         if participants not in PARTICIPANTS or isinstance(participants, bool):
@@ -169,30 +171,18 @@ class SchnorpsRound:
                 f"a Schnorps round has {' or '.join(map(str, PARTICIPANTS))} participants, not {participants!r}"
                 " (two play a Match)"
             )
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BummerlError(f"a match seed must be an integer, not {seed!r}")
-        if target is None:
-            target = DEFAULT_TARGET
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-            raise BummerlError(f"a match target must be a positive integer, not {target!r}")
         if first_dealer is None:
             first_dealer = draw_first_dealer(seed, participants)
         if first_dealer not in range(participants) or isinstance(first_dealer, bool):
             raise BummerlError(f"first_dealer must be a participant 0..{participants - 1}, not {first_dealer!r}")
         self.participants = participants
-        self.seed = seed
-        self.deal_key = deal_key
-        self.target = target
         self.first_dealer: int = first_dealer
         self._dealer = first_dealer
         self._stands = 0
         self._balance = [0] * participants
-        self._games: list[TwoPlayerGame] = []
         self._players: list[tuple[int, int]] = []
         self._dealers: list[int] = []
-        self._seeds: list[int | None] = []
         self._history: list[RoundGame] = []
-        self._current: TwoPlayerGame | None = None
 
     # ------------------------------------------------------------ properties
     @property
@@ -201,24 +191,9 @@ class SchnorpsRound:
         return "marken"
 
     @property
-    def games(self) -> list[TwoPlayerGame]:
-        """Every game dealt so far, the current one included."""
-        return list(self._games)
-
-    @property
-    def game_seeds(self) -> list[int | None]:
-        """The deal seed of every game dealt (``None`` where the pack order was given)."""
-        return list(self._seeds)
-
-    @property
     def history(self) -> list[RoundGame]:
         """The finished games with what they paid."""
         return list(self._history)
-
-    @property
-    def current(self) -> TwoPlayerGame | None:
-        """The game dealt and not yet completed, if any."""
-        return self._current
 
     @property
     def balance(self) -> tuple[int, ...]:
@@ -298,34 +273,14 @@ class SchnorpsRound:
         """
         if self.is_over:
             raise BummerlError(f"the match is over: won by {self.winners}")
-        if self._current is not None:
-            raise BummerlError(f"game {len(self._games)} is not finished; complete() it before dealing the next")
-        index = len(self._games)
-        if deck is None:
-            deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
-            game = TwoPlayerGame.deal(self.variant, seed=deal_seed, dealer=ENGINE_DEALER)
-            game_seed: int | None = deal_seed
-        else:
-            game = TwoPlayerGame.from_deck(self.variant, deck, ENGINE_DEALER)
-            if seed is not None and TwoPlayerGame.deal(self.variant, seed=seed, dealer=ENGINE_DEALER).deck != game.deck:
-                raise BummerlError(f"seed {seed} does not deal this pack")
-            game_seed = seed
-        self._games.append(game)
+        game = self._deal(ENGINE_DEALER, deck, seed)
         self._players.append(self.next_players)
         self._dealers.append(self._dealer)
-        self._seeds.append(game_seed)
-        self._current = game
         return game
 
     def complete(self, game: TwoPlayerGame) -> None:
         """Pay the finished current game and pass the deal on (or not, after a stand)."""
-        if self._current is None:
-            raise BummerlError("no game is in progress; deal_next() first")
-        if game is not self._current:
-            raise BummerlError("complete() takes the current game of this round, as returned by deal_next()")
-        result = game.result
-        if result is None:
-            raise BummerlError(f"game {len(self._games)} is not over yet")
+        result = self._completed(game)
         index = len(self._games) - 1
         players = self._players[index]
         before = self.balance
@@ -358,7 +313,6 @@ class SchnorpsRound:
                 self.balance,
             )
         )
-        self._current = None
 
     def __repr__(self) -> str:
         state = f"won by {self.winners}" if self.is_over else f"next dealer {self._dealer}"

@@ -773,8 +773,11 @@ class Room(abc.ABC):
         return now - self.touched
 
     # ------------------------------------------------------------------ changes
-    def check_action(self, seat: int | None, token: str) -> Any:
-        """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes)."""
+    def playing(self, seat: int | None) -> tuple[int, int]:
+        """``(seat, to_move)`` once ``seat`` is a player's at a game that waits for someone; else :class:`TableError`.
+
+        What every table checks before it looks at whose turn it is and at the action.
+        """
         if seat is None:
             raise TableError("spectator", "a spectator cannot act; send hello with a seat token to play")
         if self.status == "waiting":
@@ -782,6 +785,11 @@ class Room(abc.ABC):
         to_move = self.to_move
         if to_move is None:
             raise TableError("game_over", "the game is over; send next_game to deal the next one", "game_over")
+        return seat, to_move
+
+    def check_action(self, seat: int | None, token: str) -> Any:
+        """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes)."""
+        seat, to_move = self.playing(seat)
         if to_move != seat:
             raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", "turn")
         return self.verified(seat, token)

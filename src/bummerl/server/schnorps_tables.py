@@ -40,7 +40,6 @@ Deals come from the table's secret deal key as at every table (docs/security.md)
 from __future__ import annotations
 
 import copy
-import dataclasses
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,20 +52,18 @@ from bummerl.record import GameRecord, dumps
 from bummerl.rng import derive_key, derive_seed, key_commitment
 from bummerl.schnorps_round import RoundGame, SchnorpsRound, participant_counts
 from bummerl.server.config import ServerConfig
-from bummerl.server.messages import spectator_view
 from bummerl.server.rooms import (
     BOT_SEED,
     BotTurn,
     Connection,
     Deal,
     FinishedGame,
-    Room,
     TableError,
     marriage_values,
 )
 from bummerl.server.scheduler import BotRequest
 from bummerl.server.storage import StorageError, TableData
-from bummerl.server.tables import LiveTable
+from bummerl.server.tables import GameInfo, LiveTable, TwoPlayerRoom
 from bummerl.server.workers import read_game_record
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import TwoPlayerVariant
@@ -173,15 +170,7 @@ def round_sheet(r: SchnorpsRound, match_no: int) -> dict[str, Any]:
     }
 
 
-@dataclasses.dataclass
-class _GameInfo:
-    game_id: int
-    match_no: int
-    game_no: int
-    game_over: dict[str, Any] | None = None
-
-
-class LiveSchnorpsRound(Room):
+class LiveSchnorpsRound(TwoPlayerRoom):
     """A Schnorps table of :attr:`participants` seats in memory; change it only under :attr:`lock`.
 
     Seat 0 is the creator's; the others are bots or invited friends.  Two of the
@@ -199,7 +188,6 @@ class LiveSchnorpsRound(Room):
             raise StorageError(f"table {data.id} has {len(data.seats)} seats, not {self.participants}")
         self._variant: TwoPlayerVariant = TwoPlayerVariant.find(data.variant, **data.options)
         self.rounds: list[SchnorpsRound] = []
-        self.info: _GameInfo | None = None
         self._round_sheet: tuple[Any, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------ the family (class level)
@@ -253,15 +241,6 @@ class LiveSchnorpsRound(Room):
     @property
     def game(self) -> TwoPlayerGame:
         return self.round.games[-1]
-
-    @property
-    def game_id(self) -> int:
-        assert self.info is not None
-        return self.info.game_id
-
-    @property
-    def dealt(self) -> bool:
-        return self.info is not None
 
     @property
     def players_now(self) -> tuple[int, int]:
@@ -333,13 +312,6 @@ class LiveSchnorpsRound(Room):
             "game_over": self.game_over_json() if game.is_over else None,
         }
 
-    def view_json(self, view: Any, spectator: bool, legal: list[str]) -> dict[str, Any]:
-        data = view_to_json(view)
-        return spectator_view(data) if spectator else data
-
-    def game_over_json(self) -> dict[str, Any] | None:
-        return self.info.game_over if self.info is not None else None
-
     def sheet(self) -> dict[str, Any]:
         """The Bummerl sheet of the table (:meth:`Room.sheet`) with one :func:`round_sheet` per match."""
         version = self.sheet_version()
@@ -375,13 +347,7 @@ class LiveSchnorpsRound(Room):
     # ------------------------------------------------------------------ changes
     def check_action(self, seat: int | None, token: str) -> Action:
         """The action ``token`` of participant ``seat``, or :class:`TableError`: only the game seat to act may."""
-        if seat is None:
-            raise TableError("spectator", "a spectator cannot act; send hello with a seat token to play")
-        if self.status == "waiting":
-            raise TableError("waiting", "not every invited friend has joined yet")
-        to_move = self.to_move
-        if to_move is None:
-            raise TableError("game_over", "the game is over; send next_game to deal the next one", "game_over")
+        seat, to_move = self.playing(seat)
         g = self.game_seat(seat)
         players = self.players_now
         if g is None:
@@ -492,7 +458,7 @@ class LiveSchnorpsRound(Room):
 
         def install(game_id: int) -> None:
             self.rounds = rounds
-            self.info = _GameInfo(game_id, match_no, game_no)
+            self.info = GameInfo(game_id, match_no, game_no)
             start: dict[str, Any] = {
                 "type": "game_start",
                 "match_no": match_no + 1,
@@ -532,7 +498,7 @@ class LiveSchnorpsRound(Room):
                 game = r.deal_next(deck=parse_cards(stored.deck), seed=seed)
             except BummerlError as exc:
                 raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
-            self.info = _GameInfo(stored.id, stored.match_no, stored.game_no)
+            self.info = GameInfo(stored.id, stored.match_no, stored.game_no)
             for token in stored.actions:
                 finished = self.play(self.players_now[game.to_move], Action.parse(token))
                 if finished is None:

@@ -49,19 +49,47 @@ if TYPE_CHECKING:
     from bummerl.game import Game
     from bummerl.server.manager import TableManager
 
-__all__ = ["BOT_SEED", "LiveTable"]
+__all__ = ["BOT_SEED", "GameInfo", "LiveTable", "TwoPlayerRoom"]
 
 
 # ------------------------------------------------------------------ the table
 @dataclasses.dataclass
-class _GameInfo:
+class GameInfo:
+    """The two-player game on a table: its row in the database, which match and game it is, its end once over."""
+
     game_id: int
     match_no: int
     game_no: int
     game_over: dict[str, Any] | None = None
 
 
-class LiveTable(Room):
+class TwoPlayerRoom(Room):
+    """What every table whose games are two-player games shares: two players (:class:`LiveTable`) or a Schnorps
+    round whose two players change (:class:`~bummerl.server.schnorps_tables.LiveSchnorpsRound`).
+
+    :attr:`info` describes the game on the table, ``None`` before the first deal.
+    """
+
+    info: GameInfo | None = None
+
+    @property
+    def game_id(self) -> int:
+        assert self.info is not None
+        return self.info.game_id
+
+    @property
+    def dealt(self) -> bool:
+        return self.info is not None
+
+    def view_json(self, view: PlayerView, spectator: bool, legal: list[str]) -> dict[str, Any]:
+        data = view_to_json(view)
+        return spectator_view(data) if spectator else data
+
+    def game_over_json(self) -> dict[str, Any] | None:
+        return self.info.game_over if self.info is not None else None
+
+
+class LiveTable(TwoPlayerRoom):
     """One two-player table in memory; change it only under :attr:`lock` (see :class:`Room`).
 
     Seat 0 is the creator's, seat 1 a bot's or an invited friend's.
@@ -75,7 +103,6 @@ class LiveTable(Room):
         key = bytes.fromhex(data.deal_key) if data.deal_key else None
         variant = TwoPlayerVariant.find(data.variant, **data.options)
         self.session = Session(variant, data.seed, data.target, deal_key=key)
-        self.info: _GameInfo | None = None
 
     # ------------------------------------------------------------ the family
     @classmethod
@@ -135,15 +162,6 @@ class LiveTable(Room):
     def game(self) -> TwoPlayerGame:
         return self.match.games[-1]
 
-    @property
-    def game_id(self) -> int:
-        assert self.info is not None
-        return self.info.game_id
-
-    @property
-    def dealt(self) -> bool:
-        return self.info is not None
-
     def played_matches(self) -> list[Match]:
         return self.session.matches
 
@@ -168,13 +186,6 @@ class LiveTable(Room):
         }
 
     # --------------------------------------------------------------- messages
-    def view_json(self, view: PlayerView, spectator: bool, legal: list[str]) -> dict[str, Any]:
-        data = view_to_json(view)
-        return spectator_view(data) if spectator else data
-
-    def game_over_json(self) -> dict[str, Any] | None:
-        return self.info.game_over if self.info is not None else None
-
     # ------------------------------------------------------------- changes
     def finish_game(self) -> FinishedGame:
         """Score the finished game in the match, make its ``game_over`` and the rows to store."""
@@ -250,7 +261,7 @@ class LiveTable(Room):
 
         def install(game_id: int) -> None:
             self.session = session
-            self.info = _GameInfo(game_id, match_no, game_no)
+            self.info = GameInfo(game_id, match_no, game_no)
             start: dict[str, Any] = {
                 "type": "game_start",
                 "match_no": match_no + 1,
@@ -295,7 +306,7 @@ class LiveTable(Room):
                 game = match.deal_next(deck=parse_cards(stored.deck), dealer=stored.dealer, seed=seed)
             except BummerlError as exc:
                 raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
-            self.info = _GameInfo(stored.id, stored.match_no, stored.game_no)
+            self.info = GameInfo(stored.id, stored.match_no, stored.game_no)
             for token in stored.actions:
                 finished = self.play(game.to_move, Action.parse(token))
                 if finished is None:
