@@ -8,7 +8,9 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 
 import threading
+import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,14 @@ def play_to_the_end(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
             ws.send_json({"type": "action", "action": state["legal"][0]})
         state = ws.receive_json()
     return state
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Until ``condition()`` holds (the app's loop runs in another thread); fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true"
+        time.sleep(0.01)
 
 
 def test_a_game_goes_on_after_a_restart_from_the_same_position(tmp_path: Path) -> None:
@@ -221,7 +231,8 @@ def test_a_result_written_while_the_game_is_read_is_seen_in_one_or_the_other(tmp
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
             game_id = play_to_the_end(ws, hello(ws, table["token"]))["game_over"]["game_id"]
-        assert real_get(game_id).finished is False and game_id in held
+        wait_for(lambda: game_id in held)  # the background write was tried (game_over goes out before it)
+        assert real_get(game_id).finished is False
         repo.get_game = read_then_land
         assert client.get(f"/api/games/{game_id}/record").status_code == 200
         repo.get_game = real_get
@@ -232,6 +243,7 @@ def test_a_result_written_while_the_game_is_read_is_seen_in_one_or_the_other(tmp
             hello(ws, table["token"])
             ws.send_json({"type": "next_game"})
             second = play_to_the_end(ws, my_turn(ws, ws.receive_json()))["game_over"]["game_id"]
+        wait_for(lambda: second in held)
 
         def list_then_land(*args: Any) -> Any:
             rows = real_list(*args)
