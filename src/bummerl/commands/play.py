@@ -53,10 +53,12 @@ from bummerl.schnorps_round import PARTICIPANTS
 from bummerl.text import Narrator, Words
 from bummerl.variants import Variant
 
-__all__ = ["BOT", "HUMAN", "Console", "PlaySession", "QuitGame", "add_parser", "run"]
+__all__ = ["BOT", "HUMAN", "HUMAN_SEAT", "Console", "PlaySession", "QuitGame", "add_parser", "run"]
 
 #: The seats of a two-player session by default: you, and the bot.
 HUMAN, BOT = 0, 1
+#: A person's seat, as a saved record and ``--bots`` name it (a bot's seat: the bot's name).
+HUMAN_SEAT = "human"
 #: Path element of :func:`derive_seed` for the bots' own randomness ("BOT").
 _BOT_STREAM = 0x424F54
 
@@ -234,9 +236,13 @@ class PlaySession:
             return None
         return answer
 
+    def seats(self) -> int:
+        """How many seats the match has (the saved record names who sat in each)."""
+        return self.variant.players
+
     def _save(self, path: str) -> None:
         w = self.words
-        seats = {s: self.bots[s].name if s in self.bots else "human" for s in range(self.variant.players)}
+        seats = {s: self.bots[s].name if s in self.bots else HUMAN_SEAT for s in range(self.seats())}
         try:
             text = self.match.dumps(seats)
             with open(path, "w", encoding="utf-8") as f:

@@ -34,7 +34,7 @@ from typing import Any
 from bummerl.actions import Action
 from bummerl.bots import Bot, make_bot
 from bummerl.cards import marriage_value, sort_hand
-from bummerl.commands.play import Console, PlaySession, QuitGame
+from bummerl.commands.play import HUMAN_SEAT, Console, PlaySession, QuitGame
 from bummerl.commands.play_match import EVENT, PlayMatch
 from bummerl.commands.play_text import card_names
 from bummerl.errors import BummerlError
@@ -48,8 +48,6 @@ from bummerl.view import PlayerView
 
 __all__ = ["HUMAN_SEAT", "RoundMatch", "RoundSession", "RoundWords"]
 
-#: The name in ``--bots`` of one more person at the console.
-HUMAN_SEAT = "human"
 #: Path element of :func:`derive_seed` for the bots' own randomness ("BOT"), as ``bummerl play``.
 _BOT_STREAM = 0x424F54
 
@@ -283,17 +281,8 @@ class RoundSession(PlaySession):
         seats = ", ".join(self.match.labels[p] for p in range(self.match.round.participants))
         return w("round_welcome", variant=self.variant.title, n=self.match.round.participants, seats=seats)
 
-    def _save(self, path: str) -> None:
-        w = self.words
-        seats = {p: self.bots[p].name if p in self.bots else HUMAN_SEAT for p in range(self.match.round.participants)}
-        try:
-            text = self.match.dumps(seats)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        except (OSError, BummerlError) as exc:
-            self.console.say(w("save_failed", error=exc))
-            return
-        self.console.say(w("saved", path=path))
+    def seats(self) -> int:
+        return self.match.round.participants
 
     def _play_game(self, game: Any) -> None:
         r = self.match.round

@@ -422,21 +422,7 @@ class LiveSchnorpsRound(TwoPlayerRoom):
         return GameRecord.from_game(game, (), **tags)
 
     def _game_over(self, record: GameRecord, result: dict[str, Any]) -> dict[str, Any]:
-        assert self.info is not None and record.result is not None
-        dealt = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
-        return {
-            "game_id": self.info.game_id,
-            "result": result,
-            "winner": result["winner"],
-            "points": result["points"],
-            "reason": result["reason"],
-            "hands_at_deal": [[c.code for c in h] for h in dealt.hands],
-            "trump_card": dealt.trump_card.code if dealt.trump_card else None,
-            "record": dumps(record),
-            "analysis_url": f"/api/games/{self.info.game_id}/analysis",
-            "match_over": self.round.is_over,
-            "next_game": True,
-        }
+        return self.game_over_message(record, result, self.round.is_over)
 
     def _new_round(self, k: int, first_dealer: int | None) -> SchnorpsRound:
         seed = self.data.seed if k == 0 else derive_seed(self.data.seed, MATCH_SEED, k)

@@ -88,6 +88,25 @@ class TwoPlayerRoom(Room):
     def game_over_json(self) -> dict[str, Any] | None:
         return self.info.game_over if self.info is not None else None
 
+    def game_over_message(self, record: GameRecord, result: dict[str, Any], match_over: bool) -> dict[str, Any]:
+        """The ``game_over`` of the game on the table, finished as ``record`` says, with its ``result`` as sent."""
+        assert self.info is not None
+        # The hands at the deal come from the record: the deal replayed, not the live state.
+        dealt = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
+        return {
+            "game_id": self.info.game_id,
+            "result": result,
+            "winner": result["winner"],
+            "points": result["points"],
+            "reason": result["reason"],
+            "hands_at_deal": [[c.code for c in h] for h in dealt.hands],
+            "trump_card": dealt.trump_card.code if dealt.trump_card else None,
+            "record": dumps(record),
+            "analysis_url": f"/api/games/{self.info.game_id}/analysis",
+            "match_over": match_over,
+            "next_game": True,
+        }
+
 
 class LiveTable(TwoPlayerRoom):
     """One two-player table in memory; change it only under :attr:`lock` (see :class:`Room`).
@@ -228,23 +247,8 @@ class LiveTable(TwoPlayerRoom):
         return dataclasses.replace(game, tags={k: v for k, v in game.tags.items() if k != "Match"})
 
     def _game_over(self, record: GameRecord) -> dict[str, Any]:
-        assert self.info is not None and record.result is not None
-        # The hands at the deal come from the record: the deal replayed, not the live state.
-        dealt = TwoPlayerGame.from_deck(record.variant, record.deck, record.dealer)
-        result = result_to_json(record.result)
-        return {
-            "game_id": self.info.game_id,
-            "result": result,
-            "winner": result["winner"],
-            "points": result["points"],
-            "reason": result["reason"],
-            "hands_at_deal": [[c.code for c in h] for h in dealt.hands],
-            "trump_card": dealt.trump_card.code if dealt.trump_card else None,
-            "record": dumps(record),
-            "analysis_url": f"/api/games/{self.info.game_id}/analysis",
-            "match_over": self.match.is_over,
-            "next_game": True,
-        }
+        assert record.result is not None
+        return self.game_over_message(record, result_to_json(record.result), self.match.is_over)
 
     def next_deal(self) -> Deal:
         # Dealt on a copy (the memo keeps the one variant object): the table is unchanged until the
