@@ -10,7 +10,9 @@ per deal, seeded) decides on the same view and is timed (wall clock and process 
 N busy processes for the run, the "under load" of issue 12 (the machine has 2 cores).  The table shows per bot
 and phase (the first two tricks with 7 or more face-down cards, the rest with the talon open, closed or
 exhausted) the decisions, the median, 90th percentile and maximum wall seconds, and the median CPU seconds,
-next to the limits (``hard``: the web default, median <= 0.3 s; ``expert``: median <= 0.5 s, maximum <= 3 s).
+next to the limits (``hard``: the web default, median <= 0.3 s; ``expert``: median <= 0.5 s, maximum <= 3 s);
+for the search bots also the worlds they solved (median and least, over the decisions they searched) and how
+many decisions enumerated every consistent world.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def measure(variant: str, bots: list[str], deals: int, seed: int, driver: str) -
     """Time every decision of every bot on the driver's games."""
     wall: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[tuple[str, str], list[float]] = defaultdict(list)
+    worlds: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exhaustive: dict[tuple[str, str], int] = defaultdict(int)
     for d in range(deals):
         game = TwoPlayerGame.deal(variant, seed=seed + d)
         drivers = [make_bot(driver, 2 * d + p, game.variant) for p in range(2)]
@@ -60,6 +64,10 @@ def measure(variant: str, bots: list[str], deals: int, seed: int, driver: str) -
                     bot.choose(view)
                     wall[name, phase(game)].append(time.perf_counter() - t0)
                     cpu[name, phase(game)].append(time.process_time() - c0)
+                    ev = getattr(bot, "last_evaluation", None)  # SearchBot's (None where it did not search)
+                    if ev is not None:
+                        worlds[name, phase(game)].append(ev.worlds)
+                        exhaustive[name, phase(game)] += ev.exhaustive
             game.apply(drivers[game.to_move].choose(view))
     rows = []
     for name in bots:
@@ -67,6 +75,8 @@ def measure(variant: str, bots: list[str], deals: int, seed: int, driver: str) -
         for p in [*phases, "all"]:
             w = [x for q in phases for x in wall[name, q]] if p == "all" else wall[name, p]
             c = [x for q in phases for x in cpu[name, q]] if p == "all" else cpu[name, p]
+            n = [x for q in phases for x in worlds[name, q]] if p == "all" else worlds[name, p]
+            full = sum(exhaustive[name, q] for q in phases) if p == "all" else exhaustive[name, p]
             rows.append(
                 {
                     "bot": name,
@@ -76,6 +86,10 @@ def measure(variant: str, bots: list[str], deals: int, seed: int, driver: str) -
                     "p90": sorted(w)[int(0.9 * (len(w) - 1))],
                     "max": max(w),
                     "cpu_median": statistics.median(c),
+                    "searched": len(n),
+                    "worlds_median": statistics.median(n) if n else None,
+                    "worlds_min": min(n) if n else None,
+                    "exhaustive": full,
                 }
             )
     return {"variant": variant, "deals": deals, "seed": seed, "driver": driver, "rows": rows}
@@ -106,13 +120,15 @@ def main() -> None:
         print(json.dumps(report, indent=2))
         return
     print(f"{report['variant']}, {args.deals} deals from seed {args.seed}, driver {args.driver}, load +{args.load}")
-    print("| bot | phase | decisions | median s | p90 s | max s | median CPU s | limit |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
+    print("| bot | phase | decisions | median s | p90 s | max s | median CPU s | worlds (median, min) | all | limit |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in report["rows"]:
         limit = LIMITS.get(r["bot"], "") if r["phase"] == "all" else ""
+        solved = f"{r['worlds_median']:g}, {r['worlds_min']}" if r["searched"] else "-"
+        full = f"{r['exhaustive']} of {r['searched']}" if r["searched"] else "-"
         print(
             f"| {r['bot']} | {r['phase']} | {r['decisions']} | {r['median']:.3f} | {r['p90']:.3f} | "
-            f"{r['max']:.3f} | {r['cpu_median']:.3f} | {limit} |"
+            f"{r['max']:.3f} | {r['cpu_median']:.3f} | {solved} | {full} | {limit} |"
         )
 
 

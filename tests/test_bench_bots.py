@@ -14,6 +14,10 @@ from types import ModuleType
 
 import pytest
 
+from bummerl.bots import make_bot
+from bummerl.bots.search import SearchBot
+from bummerl.two_player import TwoPlayerGame
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,6 +40,26 @@ def test_decision_times_times_every_bot_on_the_same_decisions() -> None:
         assert sum(parts) == rows[bot, "all"]["decisions"]
         all_row = rows[bot, "all"]
         assert 0 <= all_row["median"] <= all_row["p90"] <= all_row["max"]
+    # The search level reports the worlds it solved (the random bot does not search).
+    assert rows["random", "all"]["searched"] == 0 and rows["random", "all"]["worlds_median"] is None
+    easy = rows["easy", "all"]
+    assert 0 < easy["searched"] <= easy["decisions"] and 1 <= easy["worlds_min"] <= easy["worlds_median"]
+    assert 0 <= easy["exhaustive"] <= easy["searched"]
+
+
+def test_a_search_bot_tells_what_its_last_search_found() -> None:
+    """SearchBot.last_evaluation: the Evaluation behind the last choice, None where it did not search."""
+    game = TwoPlayerGame.deal("schnapsen", seed=4)
+    bot = make_bot("hard", seed=1)
+    assert isinstance(bot, SearchBot) and bot.last_evaluation is None
+    action = bot.choose(game.view(game.to_move))
+    ev = bot.last_evaluation
+    assert ev is not None and ev.worlds >= 1 and action in ev.values
+    while not game.is_over and len(game.legal_actions()) > 1:
+        game.apply(game.legal_actions()[0])
+    assert not game.is_over  # a follower with one card (seed 4)
+    bot.choose(game.view(game.to_move))  # one legal action: nothing searched
+    assert bot.last_evaluation is None
 
 
 def test_policy_fit_collects_and_fits_a_model_that_beats_uniform(tmp_path: Path) -> None:

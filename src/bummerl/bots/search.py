@@ -281,6 +281,9 @@ class SearchBot:
         self._fallback: Bot | None = None
         #: The C solver's recent search rate (nodes per second), for the hard deadline.
         self._rate: float | None = None
+        #: What the search found at the last :meth:`choose` (worlds, values, seconds), as a chess engine's
+        #: ``info`` line tells it; ``None`` where it did not search (one legal action, or the heuristic played).
+        self.last_evaluation: Evaluation | None = None
 
     def scale_time(self, factor: float) -> None:
         """Think at most ``factor`` times as long per decision (a server sharing its cores under load).
@@ -308,6 +311,7 @@ class SearchBot:
         legal = view.legal_actions()
         if not legal:
             raise ValueError("no legal action: it is not this player's turn")
+        self.last_evaluation = None
         if len(legal) == 1:
             return legal[0]
         if not solvable(view, self.budget.solvable_talon):
@@ -316,6 +320,7 @@ class SearchBot:
             ev = self.evaluate(view)
         except SearchLimitError:
             return self._opening().choose(view)  # not one world in time (a long talon under the deadline)
+        self.last_evaluation = ev
         t = self.budget.temperature
         if t <= 0:
             return ev.best
