@@ -227,16 +227,16 @@ def test_the_hard_deadline_gives_up_a_slow_world(monkeypatch: pytest.MonkeyPatch
     that hits it is given up and the answer comes from the worlds already solved."""
     import bummerl.solver as solver
 
-    real = solver.search_position
+    real = solver.search_tree
     limits: list[int | None] = []
 
-    def search(position: Position, **kw: Any) -> Any:
+    def search(position: Position, depth: int, **kw: Any) -> Any:
         limits.append(kw.get("max_nodes"))
         if len(limits) > 1:
             raise SearchLimitExceeded(kw["max_nodes"] + 1)
-        return real(position, **kw)
+        return real(position, depth, **kw)
 
-    monkeypatch.setattr(solver, "search_position", search)
+    monkeypatch.setattr(solver, "search_tree", search)
     game = TwoPlayerGame.deal("schnapsen", seed=7)
     bot = SearchBot("t", Budget(worlds=50, seconds=5.0, hard_seconds=8.0), 1)
     ev = bot.evaluate(game.view(game.to_move))

@@ -233,20 +233,20 @@ def test_a_budget_may_search_longer_talons_under_its_deadline(monkeypatch: pytes
     ev = SearchBot("t", Budget(worlds=2, solvable_talon=9)).evaluate(view)
     assert ev.worlds == 2
     limits: list[int | None] = []
-    real = solver.search_position
+    real = solver.search_tree
 
-    def search(position: object, **kw: object) -> object:
+    def search(position: object, depth: int, **kw: object) -> object:
         limits.append(kw.get("max_nodes"))  # type: ignore[arg-type]
-        return real(position, **kw)  # type: ignore[arg-type]
+        return real(position, depth, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(solver, "search_position", search)
+    monkeypatch.setattr(solver, "search_tree", search)
     SearchBot("t", Budget(worlds=2, seconds=5.0, hard_seconds=10.0, solvable_talon=9)).evaluate(view)
     assert limits and all(isinstance(n, int) and n >= 1000 for n in limits)  # the first world too
 
-    def slow(position: object, **kw: object) -> object:
+    def slow(position: object, depth: int, **kw: object) -> object:
         raise SearchLimitExceeded(int(kw["max_nodes"]) + 1)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(solver, "search_position", slow)
+    monkeypatch.setattr(solver, "search_tree", slow)
     bot = SearchBot("t", Budget(worlds=2, seconds=0.5, hard_seconds=1.0, solvable_talon=9), seed=2)
     with pytest.raises(SearchLimitError, match="not one world"):
         bot.evaluate(view)

@@ -352,20 +352,14 @@ class SearchBot:
     def _solve_tree(self, position: Position, depth: int, deadline: Deadline | None) -> ValueTree:
         """The open-card values ``depth`` moves deep (:func:`~bummerl.solver.search_tree`), under the hard
         deadline as in :meth:`_solve`."""
-        from bummerl.solver import search_position, search_tree
+        from bummerl.solver import search_tree
 
         max_nodes = None
         if deadline is not None and deadline.hard_seconds is not None:
             rate = ASSUMED_RATE if self._rate is None else self._rate
             max_nodes = max(1000, int(rate * max(deadline.remaining(), 0.0)))
         began = time.perf_counter()
-        if depth == 1:
-            result = search_position(position, actions=True, max_nodes=max_nodes)
-            assert result.values is not None
-            tree: ValueTree = {code: (value, None) for code, value in result.values.items()}
-            nodes = result.nodes
-        else:
-            tree, nodes = search_tree(position, depth, max_nodes=max_nodes)
+        tree, nodes = search_tree(position, depth, max_nodes=max_nodes)
         took = time.perf_counter() - began
         if took > 0.002:
             # Nodes per second of the solver on this machine now (the newest solves weigh most).

@@ -146,9 +146,10 @@ def search_tree(
     """``(tree, nodes)``: every legal action's exact value in ``position`` and, ``depth - 1`` moves deep, the
     values of the actions after each (:data:`~bummerl.solver.state.ValueTree`).
 
-    One search (one table), so the positions after the first move cost little beyond the first move's
-    values: what a search that looks at the next decisions (:mod:`bummerl.bots.alphamu`,
-    :mod:`bummerl.bots.presumed`) asks of one world.  ``max_nodes`` as in :func:`search_position`.
+    One search (one table) solves the deepest level only; the values above it are the best of the values
+    below.  What a search that looks at the next decisions (:mod:`bummerl.bots.alphamu`,
+    :mod:`bummerl.bots.presumed`) asks of one world; at depth 1 the same values as
+    ``search_position(position, actions=True)``.  ``max_nodes`` as in :func:`search_position`.
 
     >>> from bummerl.two_player import TwoPlayerGame
     >>> position = encode(TwoPlayerGame.deal("schnapsen", seed=11))

@@ -604,36 +604,42 @@ static PyObject *py_action_values(PyObject *self, PyObject *args)
 }
 
 /* The values of every action of s and, to the given depth, of every action after each of them: a list of
- * (code, value, subtree) for the player to move in s, subtree None for an ending action or at depth 1.  All
- * searches share the table (one generation).  NULL with G.aborted set: the node limit was reached. */
-static PyObject *value_tree(const State *s, int depth)
+ * (code, value, subtree) for the player to move in s, subtree None for an ending action or at depth 1; *best
+ * is the largest value (s's own).  Below the first level a position's value is the best of its actions' values,
+ * so only the deepest level is solved.  All searches share the table (one generation).  NULL with G.aborted
+ * set: the node limit was reached. */
+static PyObject *value_tree(const State *s, int depth, int *best)
 {
     uint8_t moves[MAX_MOVES];
     int n = gen_moves(s, moves);
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
+    *best = -G.maxp - 2;
     for (int i = 0; i < n; i++) {
         State c;
         int v;
         PyObject *sub = Py_None;
         Py_INCREF(sub);
         if (!apply(s, moves[i], &c, &v)) {
-            int w = solve_exact(&c);
-            if (G.aborted) {
-                Py_DECREF(sub);
-                Py_DECREF(out);
-                return NULL;
-            }
-            v = c.p == s->p ? w : -w;
+            int w;
             if (depth > 1) {
                 Py_DECREF(sub);
-                sub = value_tree(&c, depth - 1);
+                sub = value_tree(&c, depth - 1, &w);
                 if (sub == NULL) {
                     Py_DECREF(out);
                     return NULL;
                 }
+            } else {
+                w = solve_exact(&c);
+                if (G.aborted) {
+                    Py_DECREF(sub);
+                    Py_DECREF(out);
+                    return NULL;
+                }
             }
+            v = c.p == s->p ? w : -w;
         }
+        if (v > *best) *best = v;
         PyObject *item = Py_BuildValue("(iiN)", (int)moves[i], v, sub);
         if (item == NULL) {
             Py_DECREF(out);
@@ -666,7 +672,8 @@ static PyObject *py_value_tree(PyObject *self, PyObject *args)
     int bad = parse_args(rest, &s);
     Py_DECREF(rest);
     if (bad < 0) return NULL;
-    PyObject *tree = value_tree(&s, depth);
+    int best;
+    PyObject *tree = value_tree(&s, depth, &best);
     if (tree == NULL) {
         if (PyErr_Occurred()) return NULL;
         return Py_BuildValue("(OK)", Py_None, G.nodes);

@@ -117,7 +117,8 @@ class ReferenceSolver:
 
         ``{code: (value, subtree)}`` for the player to move in ``state``; ``subtree`` (the same for the
         position after the action, for its player to move) is ``None`` where the action ends the game or at
-        depth 1.  The table is shared, so the deeper values cost little more than the first.
+        depth 1.  Above the last level a position's value is the best of its actions' values, so only the
+        last level is solved (the table is shared).
         """
         s = self.position.state if state is None else state
         out: ValueTree = {}
@@ -126,10 +127,12 @@ class ReferenceSolver:
             child, v = self.apply(s, code)
             sub: ValueTree | None = None
             if child is not None:
-                w = self._search(child, -self.inf, self.inf)
-                v = w if child[7] == p else -w
                 if depth > 1:
                     sub = self.value_tree(depth - 1, child)
+                    w = max(value for value, _ in sub.values())
+                else:
+                    w = self._search(child, -self.inf, self.inf)
+                v = w if child[7] == p else -w
             out[code] = (v, sub)
         return out
 
