@@ -132,18 +132,13 @@ def infer(view: PlayerView) -> Inference:
             f"view does not add up: {len(unseen)} unseen cards for {unknown} unknown opponent cards "
             f"and {view.talon_size} talon cards"
         )
-    forbidden = _proven_absent(view, unseen)
+    forbidden = proven_absent(view, view.opponent, unseen)  # the opponent's forced plays
     if len(unseen) - len(forbidden) < unknown:
         raise InconsistentViewError(
             f"only {len(unseen) - len(forbidden)} unseen cards may be in the opponent's hand, which needs {unknown}"
         )
     ordered = view.closed_by is None and view.talon_size > 1
     return Inference(unseen, opp_known, unknown, view.talon_size, forbidden, ordered)
-
-
-def _proven_absent(view: PlayerView, unseen: tuple[Card, ...]) -> frozenset[Card]:
-    """Unseen cards that the opponent's forced plays prove they do not hold."""
-    return proven_absent(view, view.opponent, unseen)
 
 
 def proven_absent(view: PlayerView, player: int, cards: Iterable[Card]) -> frozenset[Card]:

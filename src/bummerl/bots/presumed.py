@@ -45,7 +45,7 @@ from bummerl.cards import Card, Rank, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver import action_for_code, tie_break_key
 from bummerl.solver.reference import ReferenceSolver
-from bummerl.solver.state import CL, H0, P, Position, State, T, ValueTree, card_indices
+from bummerl.solver.state import CL, H0, P, Position, State, T, ValueTree, card_indices, card_mask
 from bummerl.view import PlayerView
 
 __all__ = ["PresumedOpponent", "proven_absent_mine", "shown_cards"]
@@ -88,8 +88,8 @@ class PresumedOpponent:
         if k < 1:
             raise ValueError(f"the opponent needs at least one world, not {k}")
         self._me = view.player
-        self._shown = _bits(shown_cards(view))
-        self._absent = _bits(proven_absent_mine(view))
+        self._shown = card_mask(shown_cards(view))
+        self._absent = card_mask(proven_absent_mine(view))
         self._rng = rng
         self._k = k
         self._solve = solve or _solver
@@ -167,13 +167,6 @@ def _opponent_choice(
 
 def _at(position: Position, state: State, talon: tuple[int, ...]) -> Position:
     return Position(position.rules, position.trump, talon, state)
-
-
-def _bits(cards: frozenset[Card]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c.index
-    return out
 
 
 def _solver(position: Position) -> Mapping[int, int]:

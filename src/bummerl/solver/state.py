@@ -41,8 +41,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterable
 from typing import Final
 
+from bummerl.cards import Card
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import TwoPlayerVariant
 from bummerl.variants.two_player import SchnorpsVariant
@@ -58,6 +60,7 @@ __all__ = [
     "State",
     "ValueTree",
     "card_indices",
+    "card_mask",
     "encode",
 ]
 
@@ -206,12 +209,7 @@ def encode(game: TwoPlayerGame) -> Position:
     """The compact position of ``game``; raises :class:`ValueError` if it is over."""
     if game.result is not None:
         raise ValueError("the game is over: there is nothing to solve")
-    h0 = 0
-    for c in game.hands[0]:
-        h0 |= 1 << c.index
-    h1 = 0
-    for c in game.hands[1]:
-        h1 |= 1 << c.index
+    h0, h1 = card_mask(game.hands[0]), card_mask(game.hands[1])
     tc = game.trump_card
     lead = game.lead
     closer = game.closed_by
@@ -234,6 +232,19 @@ def encode(game: TwoPlayerGame) -> Position:
         int(game.first_lead_done),
     )
     return Position(Rules.of(game.variant), int(game.trump), tuple(c.index for c in game.talon), state)
+
+
+def card_mask(cards: Iterable[Card]) -> int:
+    """The bitmask of ``cards`` (bit ``card.index``), as hands are held in a :data:`State`.
+
+    >>> from bummerl.cards import parse_cards
+    >>> card_indices(card_mask(parse_cards("Ah Th")))
+    [6, 7]
+    """
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    return mask
 
 
 def card_indices(mask: int) -> list[int]:
