@@ -115,6 +115,20 @@ def test_seat_gets_its_view_and_spectator_sees_no_hand(client: TestClient) -> No
         assert [p["kind"] for p in watch["players"]] == ["human", "bot"]
 
 
+def test_an_action_after_the_game_is_over_names_what_to_do(client: TestClient) -> None:
+    """Room.playing: once the game is over an action is refused with ``game_over`` (send next_game), and
+    nothing changes."""
+    table = create(client, opponent="random", name="Anna", seed=5)
+    with client.websocket_connect(table["ws_url"]) as ws:
+        last, _ = play_game_against_bot(ws, hello(ws, table["token"]))
+        assert last["status"] == "game_over" and last["legal"] == []
+        actions = list(live_game(client, table["table_id"]).actions)
+        ws.send_json({"type": "action", "action": "Ah"})
+        refused = ws.receive_json()
+        assert refused["code"] == "game_over" and "next_game" in refused["message"]
+        assert list(live_game(client, table["table_id"]).actions) == actions
+
+
 def test_a_whole_game_against_a_bot_ends_with_both_hands_and_the_record(client: TestClient) -> None:
     """The game-over state reveals the hands as dealt (from the record), the record and the analysis link."""
     table = create(client, opponent="random", name="Anna", seed=5)
