@@ -102,3 +102,26 @@ def test_budget_ab_plays_a_level_with_changed_budget_fields(monkeypatch: pytest.
     assert bot.budget.worlds == 3 and bot.budget.presumed == 1 and bot.budget.temperature == LEVELS["easy"].temperature
     report = run_arena(ArenaConfig("schnapsen", "easy:worlds=3,presumed=1", "easy", deals=1, seed=2, jobs=1))
     assert report["games"] == 2 and report["a"]["name"] == "easy:worlds=3,presumed=1"
+
+
+def test_bummerl_edge_links_game_points_to_whole_bummerl() -> None:
+    """Issue 12's first done-when counts whole Bummerl ("≥ 55% with a 95% interval above 50%");
+    bench/bummerl_edge.py says which per-game edge that is, so an A/B in game points can be planned for it."""
+    edge = _bench("bummerl_edge")
+    points = edge.won_game_points("schnapsen")
+    assert abs(sum(points.values()) - 1.0) < 1e-12
+    # Even players win half the Bummerl; the stronger side wins more Bummerl than games (a longer match).
+    assert edge.bummerl_share(0.5, points) == pytest.approx(0.5)
+    shares = [edge.bummerl_share(q, points) for q in (0.5, 0.52, 0.55, 0.6)]
+    assert shares == sorted(shares) and shares[2] > 0.55
+    # One game to one point is one game.
+    assert edge.bummerl_share(0.7, {1: 1.0}, target=1) == pytest.approx(0.7)
+    # Symmetry: the weaker side's share is the complement.
+    assert edge.bummerl_share(0.45, points) == pytest.approx(1 - edge.bummerl_share(0.55, points))
+    q = edge.edge_for(0.55, points)
+    assert edge.bummerl_share(q, points) == pytest.approx(0.55)
+    rows = edge.table("schnapsen", 7, [0.0, 0.1, 0.2])
+    assert [r["bummerl"] for r in rows] == sorted(r["bummerl"] for r in rows)
+    assert edge.bummerl_needed(0.55) == 385
+    with pytest.raises(ValueError):
+        edge.won_game_points("no-such-variant")
