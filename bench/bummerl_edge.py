@@ -2,6 +2,7 @@
 
     python bench/bummerl_edge.py                      # Schnapsen: game points per game -> Bummerl won
     python bench/bummerl_edge.py --bummerl 0.55       # the per-game edge a 55% Bummerl share needs
+    python bench/bummerl_edge.py --edge -0.088 -0.012 0.064   # an A/B's estimate and interval, in Bummerl
     python bench/bummerl_edge.py --variant sechsundsechzig --target 7
 
 A strength test plays whole Bummerl (first to 7 game points) but most A/B runs measure game points per game.
@@ -118,6 +119,8 @@ def table(variant: str, target: int, edges: Sequence[float]) -> list[dict[str, f
     mean = sum(k * p for k, p in points.items())
     rows = []
     for edge in edges:
+        if abs(edge) > mean:
+            raise ValueError(f"an edge of {edge} game points per game is more than a won game scores ({mean:.3f})")
         q = 0.5 + edge / (2 * mean)
         b = bummerl_share(q, points, target)
         rows.append(
@@ -136,10 +139,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--variant", default="schnapsen", help="whose measured game points (default schnapsen)")
     ap.add_argument("--target", type=int, default=7, help="game points to win a Bummerl (default 7)")
     ap.add_argument("--bummerl", type=float, help="print the per-game edge that gives this Bummerl share")
+    ap.add_argument(
+        "--edge",
+        type=float,
+        nargs="+",
+        help="print the Bummerl share of each edge in game points per game (an A/B's estimate and interval ends)",
+    )
     args = ap.parse_args(argv)
     points = won_game_points(args.variant)
     mean = sum(k * p for k, p in points.items())
     print(f"{args.variant}, Bummerl to {args.target}; a won game scores {mean:.3f} points on average")
+    if args.edge:
+        for row in table(args.variant, args.target, args.edge):
+            print(f"edge {row['edge']:+.3f} game points per game: {row['bummerl']:.1%} of the Bummerl")
+        return 0
     if args.bummerl is not None:
         q = edge_for(args.bummerl, points, args.target)
         print(

@@ -125,3 +125,18 @@ def test_bummerl_edge_links_game_points_to_whole_bummerl() -> None:
     assert edge.bummerl_needed(0.55) == 385
     with pytest.raises(ValueError):
         edge.won_game_points("no-such-variant")
+
+
+def test_bummerl_edge_prints_an_ab_result_in_bummerl(capsys: pytest.CaptureFixture[str]) -> None:
+    edge = _bench("bummerl_edge")
+    assert edge.main(["--edge", "-0.05", "0", "0.1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:] == [
+        "edge -0.050 game points per game: 47.5% of the Bummerl",
+        "edge +0.000 game points per game: 50.0% of the Bummerl",
+        "edge +0.100 game points per game: 55.0% of the Bummerl",
+    ]
+    assert edge.main(["--bummerl", "0.55"]) == 0
+    assert "an edge of +0.100 game points per game" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="more than a won game scores"):
+        edge.table("schnapsen", 7, [2.5])
