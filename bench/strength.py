@@ -15,6 +15,7 @@ Usage::
     python bench/strength.py --ladder --deals 200          # each level against the level below
     python bench/strength.py --timing expert --deals 10    # seconds per move (self-play)
     python bench/strength.py --combine run1.json run2.json # sum `bummerl arena --json` reports
+    python bench/strength.py --combine run1.json run2.json --sprt 0,20   # and the SPRT over their deals
     python bench/strength.py --margin-gain new.json old.json  # (new - b) - (old - b), same deals
     python bench/strength.py --margin-gain new1.json old1.json new2.json old2.json  # two stages pooled
 
@@ -24,7 +25,9 @@ points, games and Bummerl won with Wilson intervals over all of them, and the
 range of the per-run median times per move (medians do not add up).  When the
 reports carry their ``game_log`` (``bummerl arena --game-log``) it also gives
 the paired 95% interval of the ppg difference over all deals pooled
-(``ppg_ci95``, :func:`pooled_interval`).
+(``ppg_ci95``, :func:`pooled_interval`), and with ``--sprt ELO0,ELO1`` the
+arena's sequential test (:mod:`bummerl.arena.sprt`) over the pooled deals, in the
+order the reports are given (:func:`pooled_sprt`).
 
 Only the public bot API is used (bots see ``game.view(seat)`` only).
 """
@@ -39,6 +42,7 @@ from collections import defaultdict
 from typing import Any
 
 from bummerl.arena import ArenaConfig, paired_interval, run_arena
+from bummerl.arena.sprt import SequentialTest, Sprt, deal_score
 from bummerl.stats import ratio_interval, wilson_interval
 
 LADDER = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
@@ -80,8 +84,9 @@ def timing(bot: str, variant: str, deals: int, seed: int) -> dict[str, Any]:
     }
 
 
-def combine(paths: list[str]) -> dict[str, Any]:
-    """Sum arena JSON reports of one pairing (different seeds) into one summary."""
+def combine(paths: list[str], sprt: Sprt | None = None) -> dict[str, Any]:
+    """Sum arena JSON reports of one pairing (different seeds) into one summary (with ``sprt``: its test over
+    the pooled deals, :func:`pooled_sprt`)."""
     reports = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
@@ -122,7 +127,37 @@ def combine(paths: list[str]) -> dict[str, Any]:
         out["bummerl_share_a"] = out["a"]["bummerl_won"] / out["bummerl_played"]
     out["ppg_diff"] = out["a"]["ppg"] - out["b"]["ppg"]
     out["ppg_ci95"] = pooled_interval(reports)
+    if sprt is not None:
+        out["sprt"] = pooled_sprt(reports, sprt)
     return out
+
+
+def pooled_sprt(reports: list[dict[str, Any]], sprt: Sprt) -> dict[str, Any]:
+    """The arena's SPRT (:class:`bummerl.arena.sprt.SequentialTest`) over the deals of all ``reports``.
+
+    The deals are taken in the order the reports are given, each report's in deal order, and the test stops
+    at the first bound it crosses, as ``bummerl arena --sprt`` would have over one long run: so the order of
+    the reports must be fixed before they are read (their seeds in the order they were run), never chosen
+    after.  A deal's score is the arena's (:func:`~bummerl.arena.sprt.deal_score` of its games).  Needs
+    every report's ``game_log``.
+
+    >>> log = [{"deal": d, "side_points": {"a": 1, "b": 0}} for d in (0, 0, 1, 1)]
+    >>> r = pooled_sprt([{"seed": 1, "game_log": log}, {"seed": 2, "game_log": log}], Sprt(0, 200))
+    >>> r["deals"], r["result"]   # a won the first two of the four deals: decided there
+    (2, 'H1')
+    """
+    if not all("game_log" in r for r in reports):
+        raise ValueError("--sprt needs every report's game_log (bummerl arena --game-log)")
+    test = SequentialTest(sprt)
+    index = 0
+    for r in reports:
+        games: dict[int, list[dict[str, int]]] = defaultdict(list)
+        for g in r["game_log"]:
+            games[g["deal"]].append(side_points(g))
+        for deal in sorted(games):
+            test.add(index, deal_score(games[deal]))
+            index += 1
+    return test.report()
 
 
 def pooled_interval(reports: list[dict[str, Any]]) -> list[float] | None:
@@ -274,6 +309,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timing", metavar="BOT", help="only the seconds per move of BOT (self-play, one job)")
     parser.add_argument("--combine", nargs="+", metavar="REPORT", help="sum `bummerl arena --json` reports")
     parser.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        help="with --combine: the SPRT over the pooled deals, in the order the reports are given",
+    )
+    parser.add_argument(
         "--margin-gain",
         nargs="+",
         metavar="REPORT",
@@ -282,8 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.sprt and not args.combine:
+        parser.error("--sprt goes with --combine (a new run takes `bummerl arena --sprt`)")
     if args.combine:
-        print(json.dumps(combine(args.combine), indent=1))
+        try:
+            test = Sprt.parse(args.sprt) if args.sprt else None
+        except ValueError as exc:
+            parser.error(str(exc))
+        print(json.dumps(combine(args.combine, test), indent=1))
         return 0
     if args.margin_gain:
         if len(args.margin_gain) % 2:

@@ -112,3 +112,28 @@ def test_margin_gain_pools_stages_deal_by_deal() -> None:
     other = run_arena(ArenaConfig("66", "heuristic", "heuristic", deals=4, seed=5, jobs=1), game_log=True)
     with pytest.raises(ValueError, match="one opponent"):
         strength.margin_gain(reports["heuristic", 4], reports["random", 4], other, other)
+
+
+def test_pooled_sprt_decides_as_the_arena_does_over_one_run(tmp_path: Path) -> None:
+    """Issue 12: "every claimed gain is a run against that baseline", with "an SPRT accept at ELO1 >= 20" as
+    one way to show it; a measurement run in chunks must give the test one long run would have given."""
+    strength = _strength()
+    sprt = strength.Sprt(0, 150)
+    one = run_arena(ArenaConfig("schnapsen", "heuristic", "random", deals=40, seed=6, jobs=1), game_log=True, sprt=sprt)
+    assert one["sprt"]["result"] == "H1"  # decided before the 40 deals: the run stopped there
+    log = one["game_log"]
+    first = {**one, "game_log": [g for g in log if g["deal"] < 3]}
+    rest = {**one, "game_log": [{**g, "deal": g["deal"] - 3} for g in log if g["deal"] >= 3], "seed": 7}
+    pooled = strength.pooled_sprt([first, rest], sprt)
+    assert pooled == one["sprt"]  # the same scores in the same order: the same numbers
+    paths = []
+    for i, chunk in enumerate((first, rest)):
+        path = tmp_path / f"c{i}.json"
+        path.write_text(json.dumps(chunk))
+        paths.append(str(path))
+    assert strength.combine(paths, sprt)["sprt"] == one["sprt"]
+    # An undecided test reports where it stands after every deal, never a decision it did not reach.
+    even = strength.pooled_sprt([{"seed": 1, "game_log": [{"deal": 0, "side_points": {"a": 1, "b": 1}}]}], sprt)
+    assert even["result"] == "inconclusive" and even["deals"] == 1
+    with pytest.raises(ValueError, match="game_log"):
+        strength.pooled_sprt([{k: v for k, v in one.items() if k != "game_log"}], sprt)
