@@ -10,7 +10,9 @@ This script links the two under a plain model: each game is won by the stronger 
 probability ``q`` whatever the score and the deal, and the winner's points follow the measured distribution of
 the variant (:data:`bummerl.bots.match_equity.GAME_POINT_COUNTS`, self-play of ``hard``, both roles pooled).
 Then the edge in game points per game is ``(2q - 1)`` times the mean points of a won game, and the share of
-Bummerl won is exact (a recursion over the score, :func:`bummerl_share`).  The last column is how many
+Bummerl won is exact (a recursion over the score, :func:`bummerl_share`).  (The match equity table of
+:mod:`bummerl.bots.match_equity` recurses over the score too, but for two equal players by deal role; it has no
+stronger side to model.)  The last column is how many
 Bummerl a test needs for its 95% interval to be as narrow as the row's distance from 50% (normal
 approximation): a lower bound, since at that size the estimate falls below the true share, and the interval
 reaches 50%, in about half of the tests.

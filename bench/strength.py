@@ -151,9 +151,7 @@ def pooled_sprt(reports: list[dict[str, Any]], sprt: Sprt) -> dict[str, Any]:
     test = SequentialTest(sprt)
     index = 0
     for r in reports:
-        games: dict[int, list[dict[str, int]]] = defaultdict(list)
-        for g in r["game_log"]:
-            games[g["deal"]].append(side_points(g))
+        games = games_by_deal(r)
         for deal in sorted(games):
             test.add(index, deal_score(games[deal]))
             index += 1
@@ -192,12 +190,22 @@ def deal_margins(report: dict[str, Any]) -> dict[int, tuple[float, int]]:
     >>> deal_margins({"game_log": log})
     {0: (2.0, 2)}
     """
-    out: dict[int, tuple[float, int]] = {}
+    return {
+        deal: (float(sum(g["a"] - g["b"] for g in games)), len(games)) for deal, games in games_by_deal(report).items()
+    }
+
+
+def games_by_deal(report: dict[str, Any]) -> dict[int, list[dict[str, int]]]:
+    """The :func:`side_points` of ``report``'s ``game_log``, grouped by deal in the order the log names them.
+
+    >>> log = [{"deal": 1, "winner": "a", "points": 2}, {"deal": 0, "winner": None, "points": 0}]
+    >>> games_by_deal({"game_log": log})
+    {1: [{'a': 2, 'b': 0}], 0: [{'a': 0, 'b': 0}]}
+    """
+    out: dict[int, list[dict[str, int]]] = defaultdict(list)
     for g in report["game_log"]:
-        points = side_points(g)
-        margin, count = out.get(g["deal"], (0.0, 0))
-        out[g["deal"]] = (margin + points["a"] - points["b"], count + 1)
-    return out
+        out[g["deal"]].append(side_points(g))
+    return dict(out)
 
 
 def margin_gain(new: dict[str, Any], old: dict[str, Any], *more: dict[str, Any]) -> dict[str, Any]:
