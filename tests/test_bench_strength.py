@@ -137,3 +137,21 @@ def test_pooled_sprt_decides_as_the_arena_does_over_one_run(tmp_path: Path) -> N
     assert even["result"] == "inconclusive" and even["deals"] == 1
     with pytest.raises(ValueError, match="game_log"):
         strength.pooled_sprt([{k: v for k, v in one.items() if k != "game_log"}], sprt)
+
+
+def test_sprt_option_is_refused_without_reports_or_with_bad_bounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--sprt`` only pools reports (a new run takes ``bummerl arena --sprt``), and names a bad ELO0,ELO1."""
+    strength = _strength()
+    with pytest.raises(SystemExit):
+        strength.main(["--sprt", "0,20"])
+    assert "--sprt goes with --combine" in capsys.readouterr().err
+    report = run_arena(ArenaConfig("schnapsen", "heuristic", "random", deals=2, seed=1, jobs=1), game_log=True)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report))
+    with pytest.raises(SystemExit):
+        strength.main(["--combine", str(path), "--sprt", "20,0"])
+    assert "ELO0 < ELO1" in capsys.readouterr().err
+    assert strength.main(["--combine", str(path), "--sprt", "0,20"]) == 0
+    assert json.loads(capsys.readouterr().out)["sprt"]["deals"] == 2
