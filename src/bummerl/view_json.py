@@ -55,6 +55,7 @@ __all__ = [
     "trick_seats",
     "variant_from_json",
     "variant_to_json",
+    "variant_traits",
     "view_from_json",
     "view_to_json",
 ]
@@ -201,8 +202,9 @@ def variant_to_json(variant: Variant) -> dict[str, Any]:
     A table variant adds its talon and its contracts in bidding order, lowest first.
 
     >>> from bummerl.variants import find_table_variant, find_variant
-    >>> variant_to_json(find_variant("66"))
-    {'name': 'sechsundsechzig', 'players': 2, 'options': {}, 'deck_size': 24, 'hand_size': 6}
+    >>> data = variant_to_json(find_variant("66"))
+    >>> data["name"], data["players"], data["deck_size"], data["hand_size"], data["traits"]["undeclared_end"]
+    ('sechsundsechzig', 2, 24, 6, 'sixty_six')
     >>> data = variant_to_json(find_table_variant("dreier", may_skip_talon=True))
     >>> data["players"], data["options"], data["talon_size"], data["contracts"][0]
     (3, {'may_skip_talon': True}, 2, {'name': 'normal', 'title': 'Normales Spiel', 'points': 1, 'goal': 'sixty_six', \
@@ -214,12 +216,44 @@ def variant_to_json(variant: Variant) -> dict[str, Any]:
         "options": variant.options(),
         "deck_size": variant.deck_size,
         "hand_size": variant.hand_size,
+        "traits": variant_traits(variant),
     }
     if data["players"] > 2:
         table = cast(TableVariant, variant)
         data["talon_size"] = table.talon_size
         data["contracts"] = [_contract_to_json(c, table.deck_size) for c in table.contracts]
     return data
+
+
+def variant_traits(variant: Variant) -> dict[str, Any]:
+    """What a front end needs to know of a variant's rules to show it, so that it never tests a variant's name.
+
+    ``undeclared_end``: who wins a game nobody declared (``"last_trick"``: the last trick, Schnapsen;
+    ``"sixty_six"``: the one who reached 66, Sechsundsechzig and Schnorps; ``None`` at a table game).
+    ``match_kind``: what a match is played for (``"bummerl"``: 7 game points; ``"marken"``: Schnorps's Marken,
+    where the loser pays; ``"points"``: the table games' race to a target). ``terms``: whose words the variant
+    uses for closing and going out (``"schnorps"``: Decken and Weglegen; ``"schnapsen"``: Zudrehen and Genug).
+    ``seats`` and ``teams``: the seats, and the fixed partnerships (``None`` where every seat plays alone).
+
+    >>> from bummerl.variants import find_variant
+    >>> variant_traits(find_variant("schnorps"))["match_kind"], variant_traits(find_variant("bauern"))["teams"]
+    ('marken', [[0, 2], [1, 3]])
+    """
+    if isinstance(variant, TwoPlayerVariant):
+        return {
+            "seats": 2,
+            "undeclared_end": variant.undeclared_end,
+            "match_kind": variant.match_kind,
+            "terms": "schnorps" if variant.match_kind == "marken" else "schnapsen",
+            "teams": None,
+        }
+    return {
+        "seats": variant.players,
+        "undeclared_end": None,
+        "match_kind": "points",
+        "terms": "schnapsen",
+        "teams": [[0, 2], [1, 3]] if variant.players == 4 else None,
+    }
 
 
 def _contract_to_json(contract: Contract, deck_size: int) -> dict[str, Any]:
