@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from bummerl.actions import Action
 from bummerl.bots import Bot
 from bummerl.bots.deadline import Deadline, DeadlineExceeded
+from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.inference import infer, sample_world, world_game
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.solver.reference import ReferenceSolver, legal_codes
@@ -75,7 +76,6 @@ __all__ = [
     "MODELS",
     "LeafModel",
     "OpeningBot",
-    "OpeningEvaluation",
     "OpeningSearch",
     "base_features",
     "fit_weights",
@@ -376,7 +376,7 @@ class OpeningSearch:
         self._seed = seed
         self._decisions = 0
 
-    def evaluate(self, view: PlayerView) -> OpeningEvaluation:
+    def evaluate(self, view: PlayerView) -> Evaluation:
         """Mean value of every legal action over the sampled worlds (for the player of ``view``)."""
         legal = view.legal_actions()
         if not legal:
@@ -409,21 +409,7 @@ class OpeningSearch:
             solved += 1
         values = {a: totals[a] / solved for a in legal} if solved else {}
         best = max(legal, key=lambda a: values[a]) if solved else legal[0]
-        return OpeningEvaluation(values, solved, best, deadline.elapsed(), cut)
-
-
-@dataclasses.dataclass(frozen=True)
-class OpeningEvaluation:
-    """What one opening decision found."""
-
-    #: Mean value per legal action (game points, Marken in Schnorps), empty if no world finished.
-    values: dict[Action, float]
-    worlds: int
-    #: The best mean (the first legal action when no world finished).
-    best: Action
-    seconds: float
-    #: Whether a world was dropped at the hard deadline.
-    cut: bool
+        return Evaluation(values, solved, best, deadline.elapsed(), cut=cut)
 
 
 class _Tree:

@@ -48,6 +48,7 @@ from bummerl.actions import Action, ActionKind
 from bummerl.bots import Bot
 from bummerl.bots.alphamu import WorldTree, aggregate, world_tree
 from bummerl.bots.deadline import Deadline
+from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.inference import World, count_worlds, enumerate_worlds, infer, sample_world, world_game
 from bummerl.bots.likelihood import Observation, likelihood, observations
 from bummerl.bots.match_equity import game_utility
@@ -200,33 +201,6 @@ class Budget:
         if view.closed_by is None and view.talon_size >= self.opening_talon:
             return self.seconds * self.opening_factor
         return self.seconds
-
-
-@dataclasses.dataclass(frozen=True)
-class Evaluation:
-    """The result of evaluating one decision."""
-
-    #: Mean value of each legal action over the worlds (game points, own minus opponent's).
-    values: dict[Action, float]
-    #: Worlds solved.
-    worlds: int
-    #: Whether the worlds were all consistent worlds (exact expectation).
-    exhaustive: bool
-    best: Action
-    seconds: float
-    #: What the choice maximised, per action: the mean match equity (match
-    #: play with a match context), else the same as :attr:`values`.
-    scores: dict[Action, float] | None = None
-    #: ``"game points"`` or ``"match equity"``: the unit of :attr:`scores`.
-    objective: str = "game points"
-    #: The tied actions' chances against an imperfect opponent (tie-break), where computed.
-    chances: dict[Action, float] | None = None
-    #: Worlds the chances were averaged over.
-    chance_worlds: int = 0
-
-    def ranked(self) -> list[tuple[Action, float]]:
-        """Actions from best to worst."""
-        return sorted(self.values.items(), key=lambda kv: -kv[1])
 
 
 class SearchLimitError(ValueError):
@@ -493,7 +467,15 @@ class SearchBot:
         best = _pick(score, means, tied, trump, chance)
         complete = exhaustive and solved == len(worlds)
         return Evaluation(
-            means, solved, complete, best, time.perf_counter() - start, score, objective, chance, chance_worlds
+            means,
+            solved,
+            best,
+            time.perf_counter() - start,
+            exhaustive=complete,
+            scores=score,
+            objective=objective,
+            chances=chance,
+            chance_worlds=chance_worlds,
         )
 
     def _chances(

@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bummerl.actions import Action, ActionKind
 from bummerl.bots.deadline import Deadline, DeadlineExceeded
+from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.table_bots import TableHeuristicBot, discard_choice
 from bummerl.cards import Card, Suit, deck
 from bummerl.rng import SplitMix64
@@ -62,7 +63,6 @@ __all__ = [
     "DOUBLE_CONFIDENCE",
     "REDOUBLE_CONFIDENCE",
     "ContractEstimate",
-    "TableEvaluation",
     "TableSearchBot",
     "TimedSolver",
     "constraints",
@@ -283,20 +283,6 @@ class TimedSolver(TableSolver):
 
 
 @dataclasses.dataclass(frozen=True)
-class TableEvaluation:
-    """What one card-play decision found."""
-
-    #: Mean value of each action over the finished worlds (game points for the bot's side).
-    values: dict[Action, float]
-    #: Worlds solved to the end.
-    worlds: int
-    #: Wall seconds spent.
-    seconds: float
-    #: Whether a world was dropped at the hard deadline.
-    cut: bool
-
-
-@dataclasses.dataclass(frozen=True)
 class ContractEstimate:
     """The declarer's side's results over sampled worlds for one contract (bidding, Kontra)."""
 
@@ -415,12 +401,10 @@ class TableSearchBot:
         ev = self.evaluate(view)
         if not ev.worlds:
             return self._heuristic.choose(view)  # not one world in time: the rules of thumb answer
-        values = ev.values
-        # Ties go to the first in the legal order (cards before marriages before "Genug").
-        return max((a for a in legal if a in values), key=lambda a: values[a])
+        return ev.best
 
     # -------------------------------------------------------------- card play
-    def evaluate(self, view: TableView, hard: bool = True) -> TableEvaluation:
+    def evaluate(self, view: TableView, hard: bool = True) -> Evaluation:
         """Mean action values over up to :attr:`worlds` sampled worlds, within the decision's time limits.
 
         With ``hard=False`` no world is dropped (at least :data:`MIN_WORLDS` are
@@ -443,7 +427,10 @@ class TableSearchBot:
                 totals[action] = totals.get(action, 0.0) + value
             solved += 1
         means = {a: v / solved for a, v in totals.items()} if solved else {}
-        return TableEvaluation(means, solved, deadline.elapsed(), cut)
+        legal = view.legal_actions()
+        # Ties go to the first in the legal order (cards before marriages before "Genug").
+        best = max((a for a in legal if a in means), key=lambda a: means[a], default=legal[0])
+        return Evaluation(means, solved, best, deadline.elapsed(), cut=cut)
 
     def action_values(self, view: TableView) -> dict[Action, float]:
         """The average value of each action over up to :attr:`worlds` sampled worlds.
