@@ -52,6 +52,7 @@ __all__ = [
     "infer",
     "proven_absent",
     "sample_world",
+    "shown_cards",
     "strict_from",
     "world_game",
 ]
@@ -216,6 +217,19 @@ def enumerate_worlds(info: Inference) -> Iterator[World]:
             yield World(known + combo, tuple(rest))
 
 
+def shown_cards(view: PlayerView) -> frozenset[Card]:
+    """The cards of the bot's hand that its opponent knows of: the other half of a marriage it announced.
+
+    >>> from bummerl.two_player import TwoPlayerGame
+    >>> shown_cards(TwoPlayerGame.deal("schnapsen", seed=1).view(0))
+    frozenset()
+    """
+    me = view.player
+    return frozenset(
+        c for p, s in view.marriages if p == me for c in view.hand if c.suit == s and c.rank in (Rank.KING, Rank.OBER)
+    )
+
+
 def world_game(view: PlayerView, world: World) -> TwoPlayerGame:
     """The full game that ``view`` would be part of if ``world`` were the truth.
 
@@ -234,11 +248,8 @@ def world_position(view: PlayerView, world: World) -> str:
     opts = v.options()
     variant = v.name + (":" + ",".join(f"{k}={_fmt(val)}" for k, val in sorted(opts.items())) if opts else "")
     trump = view.trump_card.code if view.trump_card is not None else view.trump.letter
-    shown_mine = {
-        c for p, s in view.marriages if p == me for c in view.hand if c.suit == s and c.rank in (Rank.KING, Rank.OBER)
-    }
     hands = ["", ""]
-    hands[me] = _hand(view.hand, shown_mine)
+    hands[me] = _hand(view.hand, shown_cards(view))
     hands[opp] = _hand(world.opponent_hand, view.opponent_known)
     talon = format_cards(world.talon) or "-"
     won, trick_augen = _piles(view)

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from bummerl.bots.inference import proven_absent
-from bummerl.cards import Card, Rank, deck
+from bummerl.bots.inference import proven_absent, shown_cards
+from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver import action_for_code, tie_break_key
 from bummerl.solver.reference import ReferenceSolver
@@ -54,19 +54,6 @@ __all__ = ["PresumedOpponent", "proven_absent_mine", "shown_cards"]
 Solve = Callable[[Position], Mapping[int, int]]
 #: ``tree(position)``: the open-card values two moves deep (:func:`bummerl.solver.search_tree` with depth 2).
 Tree = Callable[[Position], ValueTree]
-
-
-def shown_cards(view: PlayerView) -> frozenset[Card]:
-    """The cards of the bot's hand that its opponent knows of: the other half of a marriage it announced.
-
-    >>> from bummerl.two_player import TwoPlayerGame
-    >>> shown_cards(TwoPlayerGame.deal("schnapsen", seed=1).view(0))
-    frozenset()
-    """
-    me = view.player
-    return frozenset(
-        c for p, s in view.marriages if p == me for c in view.hand if c.suit == s and c.rank in (Rank.KING, Rank.OBER)
-    )
 
 
 def proven_absent_mine(view: PlayerView) -> frozenset[Card]:
