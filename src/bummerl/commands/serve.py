@@ -8,12 +8,13 @@ so a restarted server resumes every unfinished game.
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
 >>> add_parser(parser.add_subparsers())
->>> args = parser.parse_args(["serve", "--port", "9000"])
->>> args.host, args.port, args.database_url
+>>> s = settings(parser.parse_args(["serve", "--port", "9000"]), {"BUMMERL_PORT": "8080"})
+>>> s.host, s.port, s.database_url
 ('127.0.0.1', 9000, None)
->>> edge_settings(args)
+>>> edge_settings(s)
 {'public_url': 'http://127.0.0.1:9000', 'allowed_origins': ('http://localhost:9000', 'http://[::1]:9000')}
->>> edge_settings(parser.parse_args(["serve", "--host", "0.0.0.0", "--public-url", "https://bummerl.example/"]))
+>>> args = parser.parse_args(["serve", "--host", "0.0.0.0", "--public-url", "https://bummerl.example/"])
+>>> edge_settings(settings(args, {}))
 {'public_url': 'https://bummerl.example', 'allowed_origins': ()}
 
 Needs the ``web`` extra (``pip install 'bummerl[web]'``); without it the
@@ -23,77 +24,80 @@ command says so instead of failing with an import error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["add_parser", "edge_settings", "run"]
+if TYPE_CHECKING:
+    from bummerl.server.config import ServeSettings
+
+__all__ = ["add_parser", "edge_settings", "run", "settings"]
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``bummerl serve`` with the CLI's subparsers."""
+    """Register ``bummerl serve`` with the CLI's subparsers.
+
+    Every flag leaves its default to :func:`~bummerl.server.config.serve_settings`: a flag given beats the
+    environment variable ``BUMMERL_<SETTING>``, which beats the default (docs/web.md, "Settings").
+    """
     parser = subparsers.add_parser(
         "serve",
         help="start the web app (play in the browser) and print its address",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine)")
+    parser.add_argument("--port", type=int, help="port (default 8000)")
     parser.add_argument(
         "--database-url",
-        default=None,
         help="a SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db (default: SQLite in --data-dir)",
     )
-    parser.add_argument(
-        "--data-dir", type=Path, default=None, help="folder of the SQLite database (default: the user's data folder)"
-    )
-    parser.add_argument(
-        "--bot-workers", type=int, default=None, help="worker processes for bots (default: the number of cores)"
-    )
-    parser.add_argument(
-        "--analysis-level", default="expert", help="the search level that analyses finished games (default expert)"
-    )
-    parser.add_argument(
-        "--bot-delay", type=float, default=0.4, help="seconds a bot waits before it plays, to let you follow (0.4)"
-    )
-    parser.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+    parser.add_argument("--data-dir", type=Path, help="folder of the SQLite database (default: the user's data folder)")
+    parser.add_argument("--bot-workers", type=int, help="worker processes for bots (default: the number of cores)")
+    parser.add_argument("--analysis-level", help="the search level that analyses finished games (default expert)")
+    parser.add_argument("--bot-delay", type=float, help="seconds a bot waits before it plays, to let you follow (0.4)")
+    parser.add_argument("--log-level", help="uvicorn's log level (default warning)")
     parser.add_argument(
         "--public-url",
-        default=None,
         help="the address players open, e.g. https://bummerl.example: invitation links start with it and only its"
         " pages may open table WebSockets (default http://HOST:PORT; none for --host 0.0.0.0 or ::)",
     )
     parser.add_argument(
         "--allowed-origin",
+        dest="allowed_origins",
         action="append",
-        default=[],
         metavar="ORIGIN",
         help="another origin (https://other.example) whose pages may open table WebSockets (repeatable)",
     )
     parser.add_argument(
         "--cluster",
         action=argparse.BooleanOptionalAction,
-        default=None,
         help="several processes serve the same tables (default: on with PostgreSQL; needs PostgreSQL)",
     )
     parser.add_argument(
         "--lease-seconds",
         type=float,
-        default=10.0,
         help="cluster: seconds before another process takes the tables of one that stopped beating (default 10)",
     )
     parser.add_argument(
         "--max-connections",
         type=int,
-        default=1000,
         help="open connections of all clients together (default 1000; lowered to fit the file limit)",
     )
     parser.add_argument(
         "--max-connections-per-client",
         type=int,
-        default=32,
         help="open connections of one address (IPv6: one /64) (default 32; 0: no cap, e.g. behind a reverse proxy)",
     )
+
+
+def settings(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServeSettings:
+    """The settings of ``args`` (the flags given), else of the environment (``BUMMERL_...``), else the defaults;
+    :class:`~bummerl.server.config.SettingError` naming the variable of a value that does not fit."""
+    from bummerl.server.config import serve_settings  # the web extra (platformdirs): see run
+
+    return serve_settings(vars(args), os.environ if environ is None else environ)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from bummerl.server.app import create_app
-        from bummerl.server.config import ServerConfig
+        from bummerl.server.config import ServerConfig, SettingError
         from bummerl.server.edge import fit_file_limit, uvicorn_config
         from bummerl.server.security import normalize_origin
     except ImportError as exc:
@@ -112,27 +116,32 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    edge = edge_settings(args)
+    try:
+        s = settings(args)
+    except SettingError as exc:
+        print(f"bummerl serve: error: {exc}", file=sys.stderr)
+        return 2
+    edge = edge_settings(s)
     for url in [edge["public_url"], *edge["allowed_origins"]]:
         if url is not None and normalize_origin(url) is None:
             print(f"bummerl serve: error: {url!r} is not an http:// or https:// address", file=sys.stderr)
             return 2
     config = ServerConfig(
-        database_url=args.database_url,
-        data_dir=args.data_dir,
-        bot_workers=args.bot_workers,
-        analysis_level=args.analysis_level,
-        bot_delay=max(0.0, args.bot_delay),
-        max_connections_per_client=max(0, args.max_connections_per_client),
-        max_connections=fit_file_limit(max(1, args.max_connections)),
-        cluster=args.cluster,
-        lease_seconds=max(0.5, args.lease_seconds),
+        database_url=s.database_url,
+        data_dir=s.data_dir,
+        bot_workers=s.bot_workers,
+        analysis_level=s.analysis_level,
+        bot_delay=max(0.0, s.bot_delay),
+        max_connections_per_client=max(0, s.max_connections_per_client),
+        max_connections=fit_file_limit(max(1, s.max_connections)),
+        cluster=s.cluster,
+        lease_seconds=max(0.5, s.lease_seconds),
         **edge,
     )
-    if config.max_connections < args.max_connections:
+    if config.max_connections < s.max_connections:
         print(
             f"bummerl serve: the file limit (ulimit -n) allows {config.max_connections} connections,"
-            f" not {args.max_connections}",
+            f" not {s.max_connections}",
             file=sys.stderr,
         )
     try:
@@ -140,35 +149,35 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"bummerl serve: error: {exc}", file=sys.stderr)
         return 2
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
-    print(f"Bummerl is running: open http://{shown}:{args.port}/ in your browser", flush=True)
-    if args.database_url is None:
+    host = f"[{s.host}]" if ":" in s.host else s.host
+    shown = "127.0.0.1" if s.host in ("0.0.0.0", "::") else host
+    print(f"Bummerl is running: open http://{shown}:{s.port}/ in your browser", flush=True)
+    if s.database_url is None:
         # A URL given by the user may hold a password: only the default file is shown.
         print(f"Games are stored in {config.resolved_data_dir() / 'bummerl.db'}", flush=True)
     if config.public_url is None:
         print("Invitation links use the address a player opened; --public-url URL sets the one to use.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    uvicorn.Server(uvicorn_config(app, config, host=args.host, port=args.port, log_level=args.log_level)).run()
+    uvicorn.Server(uvicorn_config(app, config, host=s.host, port=s.port, log_level=s.log_level)).run()
     return 0
 
 
-def edge_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """``public_url`` and ``allowed_origins`` of :class:`~bummerl.server.config.ServerConfig` from the flags.
+def edge_settings(s: ServeSettings) -> dict[str, Any]:
+    """``public_url`` and ``allowed_origins`` of :class:`~bummerl.server.config.ServerConfig` from the settings.
 
     Without ``--public-url`` it is the address printed at start; on a loopback address the
     other names of this machine (``localhost``, ``127.0.0.1``, ``[::1]``) may open the game too.
     A wildcard ``--host`` (``0.0.0.0``, ``::``) has no one address: invitations are then paths that
     the browser completes with the address it opened, and a page must come from the host it asked.
     """
-    origins = tuple(o.rstrip("/") for o in args.allowed_origin)
-    if args.public_url is not None:
-        return {"public_url": args.public_url.rstrip("/"), "allowed_origins": origins}
-    if args.host in ("0.0.0.0", "::", ""):
+    origins = tuple(o.rstrip("/") for o in s.allowed_origins)
+    if s.public_url is not None:
+        return {"public_url": s.public_url.rstrip("/"), "allowed_origins": origins}
+    if s.host in ("0.0.0.0", "::", ""):
         return {"public_url": None, "allowed_origins": origins}
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    own = f"http://{host}:{args.port}"
-    loopback = [f"http://{name}:{args.port}" for name in ("localhost", "127.0.0.1", "[::1]")]
+    host = f"[{s.host}]" if ":" in s.host else s.host
+    own = f"http://{host}:{s.port}"
+    loopback = [f"http://{name}:{s.port}" for name in ("localhost", "127.0.0.1", "[::1]")]
     if own in loopback:
         origins += tuple(o for o in loopback if o != own)
     return {"public_url": own, "allowed_origins": origins}

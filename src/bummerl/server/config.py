@@ -8,22 +8,42 @@
 
 Nothing here touches the disk: :meth:`ServerConfig.prepare` creates the data
 folder when the app starts.
+
+The settings of ``bummerl serve`` come from its flags, else from environment
+variables named ``BUMMERL_`` and the setting (:class:`ServeSettings`,
+:func:`serve_settings`), else from their defaults: a deployment (a container, a
+service manager) sets them without a command line.
+
+>>> s = serve_settings({"port": 9000}, {"BUMMERL_PORT": "8080", "BUMMERL_DATABASE_URL": "sqlite:///x.db"})
+>>> s.port, s.database_url, s.host
+(9000, 'sqlite:///x.db', '127.0.0.1')
+>>> serve_settings({}, {"BUMMERL_PORT": "eighty"})
+Traceback (most recent call last):
+...
+bummerl.server.config.SettingError: BUMMERL_PORT: 'eighty' is not a whole number
 """
 
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Literal
 
 import platformdirs
 
 __all__ = [
+    "ENV_PREFIX",
     "STATIC_DIR",
     "ExecutorKind",
+    "ServeSettings",
     "ServerConfig",
+    "SettingError",
     "TournamentSettings",
     "default_data_dir",
+    "serve_settings",
 ]
 
 #: The front end shipped with the package, served at ``/``.
@@ -170,3 +190,108 @@ class ServerConfig:
         """Create the data folder when the database is the default SQLite file."""
         if self.database_url is None:
             self.resolved_data_dir().mkdir(parents=True, exist_ok=True)
+
+
+# ------------------------------------------------------------------ the settings of ``bummerl serve``
+#: Environment variables of the settings are named this and the setting in capitals (``BUMMERL_PORT``).
+ENV_PREFIX = "BUMMERL_"
+
+
+class SettingError(ValueError):
+    """A setting's value that does not fit it; the message names the variable (or flag) and the value."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ServeSettings:
+    """What ``bummerl serve`` is told: each field is a flag (``--data-dir``) and a variable (``BUMMERL_DATA_DIR``).
+
+    A flag beats the variable, the variable beats the default (:func:`serve_settings`); docs/web.md lists them.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: ``None``: SQLite in :attr:`data_dir`.
+    database_url: str | None = None
+    #: ``None``: the user's data folder.
+    data_dir: Path | None = None
+    #: ``None``: the number of cores.
+    bot_workers: int | None = None
+    analysis_level: str = "expert"
+    bot_delay: float = 0.4
+    log_level: str = "warning"
+    #: ``None``: ``http://HOST:PORT`` (none for a wildcard host).
+    public_url: str | None = None
+    #: The flag is repeated; the variable is comma-separated.
+    allowed_origins: tuple[str, ...] = ()
+    #: ``None``: on with PostgreSQL.
+    cluster: bool | None = None
+    lease_seconds: float = 10.0
+    max_connections: int = 1000
+    max_connections_per_client: int = 32
+
+
+def _boolean(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("is not a yes or no (true/false, 1/0, yes/no, on/off)")
+
+
+def _number(kind: type[int] | type[float]) -> Callable[[str], object]:
+    def parse(text: str) -> object:
+        try:
+            return kind(text.strip())
+        except ValueError:
+            raise ValueError("is not a whole number" if kind is int else "is not a number") from None
+
+    return parse
+
+
+_PARSERS: dict[object, Callable[[str], object]] = {
+    str: str,
+    int: _number(int),
+    float: _number(float),
+    bool: _boolean,
+    Path: Path,
+    tuple[str, ...]: lambda text: tuple(p.strip() for p in text.split(",") if p.strip()),
+}
+
+
+def _parser(annotation: object) -> Callable[[str], object]:
+    """How a variable's text becomes a value of the field's type (``X | None``: as ``X``; empty text: ``None``)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    optional = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    inner = _PARSERS[args[0] if optional else annotation]
+    if not optional:
+        return inner
+    return lambda text: None if not text.strip() else inner(text)
+
+
+def serve_settings(flags: Mapping[str, object], environ: Mapping[str, str]) -> ServeSettings:
+    """The settings from ``flags`` (by field name; ``None`` or absent: not given), else ``environ``
+    (``BUMMERL_`` and the field's name in capitals), else the defaults.
+
+    :class:`SettingError` naming the variable for a value that does not fit.
+
+    >>> serve_settings({}, {"BUMMERL_CLUSTER": "no", "BUMMERL_ALLOWED_ORIGINS": "https://a.example, https://b.example"})
+    ... # doctest: +ELLIPSIS
+    ServeSettings(..., allowed_origins=('https://a.example', 'https://b.example'), cluster=False, ...)
+    """
+    hints = typing.get_type_hints(ServeSettings)
+    values: dict[str, object] = {}
+    for field in dataclasses.fields(ServeSettings):
+        given = flags.get(field.name)
+        if given is not None:
+            values[field.name] = tuple(given) if isinstance(given, list) else given
+            continue
+        var = ENV_PREFIX + field.name.upper()
+        text = environ.get(var)
+        if text is None:
+            continue
+        try:
+            values[field.name] = _parser(hints[field.name])(text)
+        except ValueError as exc:
+            raise SettingError(f"{var}: {text!r} {exc}") from None
+    return ServeSettings(**values)  # type: ignore[arg-type]
