@@ -48,7 +48,7 @@ from typing import Any
 from bummerl.actions import Action, ActionKind
 from bummerl.cards import CARDS, Suit
 from bummerl.rl.encoding import ActionSpace, ViewEncoder
-from bummerl.tricks import beats
+from bummerl.rules.tricks import beats
 from bummerl.variants import TwoPlayerVariant, find_variant
 
 #: Offsets in the two-player observation (ViewEncoder's layout, docs/rl.md): planes of 32 cards, then scalars.

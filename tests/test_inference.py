@@ -29,7 +29,7 @@ from bummerl.bots.inference import (
 from bummerl.cards import Card, card_order, deck
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
-from bummerl.tricks import FollowRules, legal_follows
+from bummerl.rules.tricks import FollowRules, legal_follows
 from bummerl.view import PlayerView
 
 VARIANTS = ["schnapsen", "scharf", "sechsundsechzig", "schnorps"]

@@ -9,7 +9,7 @@ generator: an action is in ``legal_actions()`` exactly when its refusal is
 Two-player rules (:mod:`bummerl.game`): :func:`exchange_refusal`,
 :func:`close_refusal`, :func:`marriage_refusal` with
 :func:`marriage_card_refusal`, :func:`declare_refusal`, and the follow rules
-(:func:`bummerl.tricks.follow_refusal`).  Table rules (:mod:`bummerl.table_game`):
+(:func:`bummerl.rules.tricks.follow_refusal`).  Table rules (:mod:`bummerl.table_game`):
 the phase gate, the trump call, passing, bidding, the raise after the talon, the
 talon steps, doubling, marriages, "Genug" and the follow rules.
 """
@@ -28,7 +28,7 @@ from bummerl.errors import IllegalActionError, Refusal
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
 from bummerl.table_game import Phase, TableGame
-from bummerl.tricks import FollowRules, follow_refusal
+from bummerl.rules.tricks import FollowRules, follow_refusal
 from bummerl.two_player import (
     close_refusal,
     declare_refusal,
@@ -226,7 +226,7 @@ def test_declare_refusal_agrees_with_the_generator(variant: str, seed: int) -> N
 @given(seed=SEEDS)
 @EXAMPLES
 def test_follow_refusal_agrees_with_the_generator(variant: str, seed: int) -> None:
-    """The follow rules of :mod:`bummerl.tricks`, free while the talon is open."""
+    """The follow rules of :mod:`bummerl.rules.tricks`, free while the talon is open."""
     for game in two_player_positions(variant, seed):
         if game.is_over or game.lead is None:
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bummerl.cards import Card, Suit, parse_cards
-from bummerl.tricks import FollowRules, beats, explain_follow, legal_follows, trick_winner
+from bummerl.rules.tricks import FollowRules, beats, explain_follow, legal_follows, trick_winner
 
 C = Suit.CLUBS
 

@@ -27,7 +27,7 @@ partners sit opposite: seats ``s`` and ``s + 2``.  The phases follow the seeds:
    (options: leave the talon for a point more, raise the contract afterwards).
 5. ``DOUBLING``: Kontra by a defender, Rekontra by the declarer's side,
    Subkontra by a defender.
-6. ``PLAY``: Farbzwang, Stichzwang and trumping (:func:`bummerl.tricks.legal_follows`),
+6. ``PLAY``: Farbzwang, Stichzwang and trumping (:func:`bummerl.rules.tricks.legal_follows`),
    marriages, "Genug", until the contract's goal is decided.
 
 Every action comes as ``can_apply/verify/apply`` (and named triples); a refused
@@ -36,7 +36,7 @@ leaves the table unchanged; ``refusal(action)`` returns the rule and the reason
 instead of raising.  Each rule is one method returning ``None`` or a
 :data:`~bummerl.errors.Refusal` (the phase gate, the trump call, bids, raises,
 the talon, doubling, marriages, "Genug"; the follow rules are
-:func:`bummerl.tricks.follow_refusal`): the generator of the legal actions keeps
+:func:`bummerl.rules.tricks.follow_refusal`): the generator of the legal actions keeps
 the candidates it lets through, and the errors report what it returns.
 
 No I/O, no global state, no randomness but the seed given to :meth:`~bummerl.game.Game.deal`.
@@ -71,7 +71,7 @@ from bummerl.events import (
 from bummerl.events import Contract as ContractEvent
 from bummerl.events import Trick as TrickEvent
 from bummerl.game import Game
-from bummerl.tricks import FollowRules, follow_refusal, legal_follows, trick_winner
+from bummerl.rules.tricks import FollowRules, follow_refusal, legal_follows, trick_winner
 from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Requirement, TableVariant
 
 if TYPE_CHECKING:

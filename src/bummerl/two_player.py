@@ -24,7 +24,7 @@ the reason instead of raising, and ``apply`` returns the :mod:`~bummerl.events`
 the action caused.  A refused action leaves the game exactly as it
 was.  Each rule is one function (:func:`exchange_refusal`, :func:`close_refusal`,
 :func:`marriage_refusal`, :func:`marriage_card_refusal`, :func:`declare_refusal`;
-the follow rules are :mod:`bummerl.tricks`'): it answers both "is it legal", for
+the follow rules are :mod:`bummerl.rules.tricks`'): it answers both "is it legal", for
 :meth:`TwoPlayerGame.legal_actions` and views, and "why not", for the errors.
 
 The engine does no I/O, keeps no global state and uses no randomness it was not
@@ -43,7 +43,7 @@ from bummerl.errors import BummerlError, IllegalActionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
 from bummerl.events import Trick as TrickEvent
 from bummerl.game import Game
-from bummerl.tricks import FollowRules, follow_refusal, legal_follows
+from bummerl.rules.tricks import FollowRules, follow_refusal, legal_follows
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 
 if TYPE_CHECKING:
@@ -532,7 +532,7 @@ class TwoPlayerGame(Game):
         Asks the same rule functions that generate :meth:`legal_actions`
         (:func:`exchange_refusal`, :func:`close_refusal`, :func:`marriage_refusal`,
         :func:`marriage_card_refusal`, :func:`declare_refusal`, and
-        :func:`bummerl.tricks.follow_refusal` for a card that follows).
+        :func:`bummerl.rules.tricks.follow_refusal` for a card that follows).
         """
         if isinstance(action, str):
             action = Action.parse(action)

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 
 from bummerl.actions import Action, ActionKind
 from bummerl.cards import Card, Rank, Suit, deck, marriage_value
-from bummerl.tricks import beats
+from bummerl.rules.tricks import beats
 from bummerl.view import PlayerView
 
 __all__ = ["HeuristicBot", "counted_augen", "sure_winners"]

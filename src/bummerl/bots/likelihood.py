@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from bummerl.bots.inference import World, strict_from
 from bummerl.bots.policy import CardChoice, PolicyModel, model_for
 from bummerl.cards import Card, Rank, Suit, deck
-from bummerl.tricks import FollowRules, legal_follows
+from bummerl.rules.tricks import FollowRules, legal_follows
 from bummerl.two_player import exchange_refusal, marriage_refusal
 from bummerl.variants import TwoPlayerVariant
 from bummerl.view import PlayerView

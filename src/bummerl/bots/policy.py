@@ -34,7 +34,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 
 from bummerl.cards import Card, Rank, Suit
-from bummerl.tricks import beats
+from bummerl.rules.tricks import beats
 
 __all__ = [
     "FEATURES",

@@ -31,8 +31,8 @@ from typing import Protocol, runtime_checkable
 from bummerl.actions import Action, ActionKind
 from bummerl.cards import Card, Rank, Suit, deck, marriage_value
 from bummerl.rng import SplitMix64
+from bummerl.rules.tricks import RankOrder, beats, trick_winner
 from bummerl.table_game import Phase
-from bummerl.tricks import RankOrder, beats, trick_winner
 from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Contract, Goal
 from bummerl.view import TableView
 

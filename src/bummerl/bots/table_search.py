@@ -49,9 +49,9 @@ from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.table_bots import TableHeuristicBot, discard_choice
 from bummerl.cards import Card, Suit, deck
 from bummerl.rng import SplitMix64
+from bummerl.rules.tricks import beats, trick_winner
 from bummerl.solver.table import PlayState, TableSolver, _action
 from bummerl.table_game import Phase
-from bummerl.tricks import beats, trick_winner
 from bummerl.variants.bauernschnapsen import Contract, Goal
 from bummerl.view import TableView
 

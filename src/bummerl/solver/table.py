@@ -20,7 +20,7 @@ the point for leaving the talon are included, as in
 (True, True)
 
 Every play-phase action counts: cards (with Farbzwang, Stichzwang, trumping
-and over-trumping, :func:`bummerl.tricks.legal_follows` mirrored on bitmasks),
+and over-trumping, :func:`bummerl.rules.tricks.legal_follows` mirrored on bitmasks),
 marriages (counted once the side has a trick; Vorhand before the first trick,
 the others after a trick of their own), "Genug" with or without a marriage (a
 wrong "Genug" is a legal move with its own value), the last trick's point and

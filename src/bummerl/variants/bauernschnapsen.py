@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from bummerl.cards import Card, Rank
 from bummerl.errors import UnknownVariantError
-from bummerl.tricks import rank_order
+from bummerl.rules.tricks import rank_order
 from bummerl.variants.base import Variant, register_base
 
 if TYPE_CHECKING:
