@@ -414,6 +414,19 @@ def test_the_front_end_needs_no_inline_script_or_style() -> None:
             assert allowed or forbidden not in text, (path.name, forbidden)
 
 
+def test_the_translations_are_served_as_json_modules(serve: Callable[..., ThreadServer]) -> None:
+    """i18n.js imports i18n/de.json and i18n/en.json as JSON modules; a browser refuses one whose type is not JSON
+    (and nosniff forbids guessing), so the page would show no word. pyproject.toml ships the folder in the wheel."""
+    server = serve()
+    for lang in ("de", "en"):
+        answer = http(server.port, "GET", f"/i18n/{lang}.json")
+        assert status(answer) == 200
+        assert header(answer, "Content-Type") == "application/json"
+        assert body_json(answer)["language"] == ("Sprache" if lang == "de" else "Language")
+    pyproject = (STATIC_DIR.parents[3] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"server/static/i18n/*.json"' in pyproject
+
+
 # ------------------------------------------------------------- 7. player names
 #: What a name must never contain (the issue's list, written out independently of the code).
 HIDDEN = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029}

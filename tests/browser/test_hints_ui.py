@@ -95,9 +95,10 @@ def emoji_in(text: str) -> list[str]:
 
 
 def test_the_pages_code_draws_no_emoji() -> None:
-    """Every script, style sheet and page of the front end: no glyph that needs an emoji font (see ``_EMOJI``)."""
-    files = sorted(p for pattern in ("*.js", "*.css", "*.html", "*.svg") for p in STATIC.glob(pattern))
-    assert any(f.name == "hints.js" for f in files) and any(f.name == "i18n.js" for f in files)
+    """Every script, style sheet, page and translation of the front end: no glyph that needs an emoji font (see
+    ``_EMOJI``)."""
+    files = sorted(p for pattern in ("*.js", "*.css", "*.html", "*.svg", "i18n/*.json") for p in STATIC.glob(pattern))
+    assert any(f.name == "hints.js" for f in files) and any(f.name == "de.json" for f in files)
     found = {f.name: emoji_in(f.read_text(encoding="utf-8")) for f in files}
     assert not {name: chars for name, chars in found.items() if chars}
 
