@@ -183,7 +183,6 @@ def test_start_up_loads_no_table_however_many_are_stored(tmp_path: Path) -> None
         "/api/tables/" + "x" * 5000,
         "/api/tables/%00",
         "/api/tables/%00/invite",
-        "/api/table-games/%00",
     ],
 )
 def test_absurd_ids_are_a_4xx(client: TestClient, path: str) -> None:
@@ -191,22 +190,22 @@ def test_absurd_ids_are_a_4xx(client: TestClient, path: str) -> None:
     assert 400 <= status < 500, (path, status)
 
 
-def test_every_kind_of_table_answers_at_one_path_and_the_old_paths_know_their_kind(client: TestClient) -> None:
+def test_every_kind_of_table_answers_at_one_path_and_the_old_paths_are_gone(client: TestClient) -> None:
     """Issue 11: one tree for every variant, so a table game answers at ``/api/tables/{id}``, its invitation and
-    its socket; the deprecated table-game paths still know table games only: a two-player id there is a 404,
-    never a 500."""
+    its socket; issue 23: the deprecated table-game paths are gone (a 404, never a 500)."""
     two = client.post("/api/tables", json={"opponent": "random"}).json()
     four = client.post("/api/tables", json={"variant": "bauernschnapsen", "bots": "random"}).json()
     assert client.get(f"/api/tables/{four['table_id']}").json()["kind"] == "table_game"
     bearer = {"Authorization": f"Bearer {four['token']}"}
     assert client.get(f"/api/tables/{four['table_id']}/invite", headers=bearer).status_code == 409  # no friend
-    assert client.get(f"/api/table-games/{two['table_id']}").status_code == 404
+    for gone in ("/api/table-games", f"/api/table-games/{four['table_id']}", "/api/table-variants"):
+        assert client.get(gone).status_code == 404, gone
     with client.websocket_connect(f"/ws/tables/{four['table_id']}") as ws:
         ws.send_json({"type": "hello"})
         assert ws.receive_json()["kind"] == "table_game"
-    with client.websocket_connect(f"/ws/table-games/{two['table_id']}") as ws:
-        message = ws.receive()
-        assert message["type"] == "websocket.close" and message["code"] == 4404
+    with client.websocket_connect(f"/ws/tables/{two['table_id']}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["kind"] == "two_player"
 
 
 # ------------------------------------------------------------------- finding 4, on a real server

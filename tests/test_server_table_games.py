@@ -29,7 +29,6 @@ import random
 import re
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -483,66 +482,6 @@ def test_the_list_of_tables_shows_every_kind() -> None:
         entry = listed[three["table_id"]]
         assert (entry["kind"], entry["variant"], entry["seats"]) == ("table_game", "dreierschnapsen", 3)
         assert entry["players"] == ["Bea", "random", "random"] and entry["standing"] == [0, 0, 0]
-
-
-# --------------------------------------------------- the deprecated paths of the first table games
-# docs/web.md: ``/api/table-games``, ``/api/table-variants`` and ``/ws/table-games/{id}`` answer as before for one
-# release (marked deprecated), so old pages and bookmarks keep working; the front end uses only the new paths.
-@pytest.fixture
-def old_client() -> Iterator[TestClient]:
-    with TestClient(create_app("sqlite://", config=CONFIG)) as client:
-        yield client
-
-
-def _two_player_table(client: TestClient) -> str:
-    table_id: str = client.post("/api/tables", json={"opponent": "random"}).json()["table_id"]
-    return table_id
-
-
-def test_the_old_post_table_games_makes_a_bauernschnapsen_table(old_client: TestClient) -> None:
-    made = old_client.post("/api/table-games", json={"bots": "random", "name": "Anna"})
-    assert made.status_code == 201 and made.headers["deprecation"] == "true"
-    created = made.json()
-    assert (created["kind"], created["variant"], created["join_codes"]) == ("table_game", "bauernschnapsen", {})
-    assert old_client.get(f"/api/tables/{created['table_id']}").json()["seats"] == 4
-    refused = old_client.post("/api/table-games", json={"variant": "dreierschnapsen", "seats": ["random"]})
-    assert refused.status_code == 400 and refused.json()["detail"]["code"] == "bad_table"
-
-
-def test_the_old_list_of_table_games_lists_their_summaries(old_client: TestClient) -> None:
-    table_id = old_client.post("/api/tables", json={"variant": "dreierschnapsen", "bots": "random"}).json()["table_id"]
-    two = _two_player_table(old_client)
-    listed = old_client.get("/api/table-games")
-    assert listed.headers["deprecation"] == "true"
-    assert [t["table_id"] for t in listed.json()] == [table_id] and two != table_id
-    assert listed.json()[0] == old_client.get(f"/api/tables/{table_id}").json()
-
-
-def test_the_old_summary_path_knows_table_games_only(old_client: TestClient) -> None:
-    table_id = old_client.post("/api/tables", json={"variant": "bauernschnapsen", "bots": "random"}).json()["table_id"]
-    summary = old_client.get(f"/api/table-games/{table_id}")
-    assert summary.headers["deprecation"] == "true"
-    assert summary.json() == old_client.get(f"/api/tables/{table_id}").json()
-    assert old_client.get(f"/api/table-games/{_two_player_table(old_client)}").status_code == 404
-
-
-def test_the_old_list_of_table_variants_lists_the_two_table_games(old_client: TestClient) -> None:
-    answer = old_client.get("/api/table-variants")
-    assert answer.headers["deprecation"] == "true"
-    data = answer.json()
-    assert [(v["name"], v["players"]) for v in data["variants"]] == [("bauernschnapsen", 4), ("dreierschnapsen", 3)]
-    assert data["default_bot"] in data["bots"]
-
-
-def test_the_old_socket_path_serves_table_games(old_client: TestClient) -> None:
-    created = old_client.post("/api/tables", json={"variant": "dreierschnapsen", "bots": "random"}).json()
-    with old_client.websocket_connect(f"/ws/table-games/{created['table_id']}") as ws:
-        state = hello(ws, created["token"])
-        assert state["seat"] == 0 and state["kind"] == "table_game"
-    # As before, a two-player table is unknown there.
-    with old_client.websocket_connect(f"/ws/table-games/{_two_player_table(old_client)}") as ws:
-        message = ws.receive()
-        assert message["type"] == "websocket.close" and message["code"] == 4404
 
 
 def _analysis(client: TestClient, game_id: int) -> dict[str, Any]:

@@ -419,18 +419,15 @@ class Cluster:
             self._locating.discard(table_id)
 
     # -------------------------------------------------------- this process's sockets
-    async def link(self, link: TableLink, kind: type[Room] | None) -> None:
+    async def link(self, link: TableLink) -> None:
         """Connect a new socket: to the live table here (taking it if nobody holds it), else to its holder.
 
-        :class:`~bummerl.server.manager.UnknownTable` for an unknown table or one of another kind.
+        :class:`~bummerl.server.manager.UnknownTable` for an unknown table.
         """
         try:
-            link.room = await self.manager.get(link.table_id, kind)
+            link.room = await self.manager.room(link.table_id)
         except Elsewhere as exc:
-            await self.manager.check_kind(link.table_id, kind)
             link.owner = exc.node
-            if link.table_id in self.manager.tables:  # taken back while the kind was looked up
-                link.room, link.owner = self.manager.tables[link.table_id], None
         self.links.setdefault(link.table_id, {})[link.conn.id] = link
 
     def unlink(self, link: TableLink) -> None:

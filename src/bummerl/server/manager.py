@@ -34,7 +34,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, overload
+from typing import Any
 
 from bummerl.errors import BummerlError, UnknownVariantError
 from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
@@ -70,8 +70,6 @@ MessageTap = Callable[[Room, int | None, dict[str, Any]], None]
 
 #: What a table id looks like (``secrets.token_urlsafe(9)``: 12 characters); anything else is unknown at once.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-R = TypeVar("R", bound=Room)
 
 #: In cluster mode a process that takes a table numbers its ``state`` messages from ``generation * SEQ_BLOCK``
 #: on: ``seq`` keeps growing when a table changes process (a client drops a state whose ``seq`` is not higher
@@ -311,21 +309,6 @@ class TableManager:
         self.schedule_bot(room)
 
     # ----------------------------------------------------------------- load
-    @overload
-    async def get(self, table_id: str, kind: None = None) -> Room: ...
-
-    @overload
-    async def get(self, table_id: str, kind: type[R]) -> R: ...
-
-    async def get(self, table_id: str, kind: type[Room] | None = None) -> Room:
-        """The live table, of ``kind`` if given (else of any kind), loaded from the database if needed;
-        :class:`UnknownTable` if there is none, :class:`~bummerl.server.cluster.Elsewhere` if another
-        process holds it (cluster mode)."""
-        room = await self.room(table_id)
-        if kind is not None and not isinstance(room, kind):
-            raise UnknownTable(f"table {table_id} is a {room.kind.replace('_', ' ')} table")
-        return room
-
     async def room(self, table_id: str) -> Room:
         """The live table of any kind, loaded from the database if needed; :class:`UnknownTable` if none,
         :class:`~bummerl.server.cluster.Elsewhere` if another process holds it (cluster mode)."""
@@ -548,27 +531,18 @@ class TableManager:
             wait = min(wait * 2, self.config.storage_retry_max)
 
     # -------------------------------------------------------------- clients
-    async def connect(self, table_id: str, kind: type[Room] | None = None) -> TableLink:
-        """A new client socket's link to table ``table_id`` (of ``kind`` if given); :class:`UnknownTable` if none.
+    async def connect(self, table_id: str) -> TableLink:
+        """A new client socket's link to table ``table_id``; :class:`UnknownTable` if none.
 
         The table is loaded (taken, in cluster mode) if nobody holds it; in cluster
         mode another process may hold it, and the link leads there.
         """
         link = TableLink(self, table_id)
         if self.cluster is None:
-            link.room = await self.get(table_id, kind)
+            link.room = await self.room(table_id)
         else:
-            await self.cluster.link(link, kind)
+            await self.cluster.link(link)
         return link
-
-    async def check_kind(self, table_id: str, kind: type[Room] | None) -> None:
-        """:class:`UnknownTable` unless a stored table ``table_id`` is of ``kind`` (any kind: ``None``)."""
-        variant = await self.db.run(self.repo.variant_of, table_id)
-        if variant is None:
-            raise UnknownTable(f"no table {table_id!r}")
-        found, _ = room_kind(variant)
-        if kind is not None and found is not kind:
-            raise UnknownTable(f"table {table_id} is a {found.kind.replace('_', ' ')} table")
 
     def table_lost(self, room: Room) -> None:
         """A write of ``room`` was refused because another process took the table (cluster mode)."""
@@ -576,18 +550,18 @@ class TableManager:
             self.cluster.lost(room.id)
 
     # ------------------------------------------------------------ the HTTP reads of a live table
-    async def summary(self, table_id: str, kind: type[Room] | None = None) -> dict[str, Any]:
+    async def summary(self, table_id: str) -> dict[str, Any]:
         """What anyone may know of a live table (``GET /api/tables/{id}``), from the process that holds it.
 
-        :class:`UnknownTable` if there is none of ``kind``; :class:`StorageUnavailable`
+        :class:`UnknownTable` if there is none; :class:`StorageUnavailable`
         if the process that holds it does not answer in time.
         """
         for _ in range(3):
             try:
-                return (await self.get(table_id, kind)).summary()
+                return (await self.room(table_id)).summary()
             except Elsewhere as exc:
                 assert self.cluster is not None
-                answer = await self.cluster.call(exc.node, "summary", t=table_id, k=kind.kind if kind else None)
+                answer = await self.cluster.call(exc.node, "summary", t=table_id)
             if "v" in answer:
                 found: dict[str, Any] = answer["v"]
                 return found
@@ -606,33 +580,19 @@ class TableManager:
         found.sort(key=lambda t: t["status"] == "game_over")  # stable: each part keeps its order
         return found
 
-    async def table_game_summaries(self) -> list[dict[str, Any]]:
-        """The summaries of the three- and four-player tables in play, of every process (deprecated route)."""
-        found = self._table_game_summaries()
-        if self.cluster is not None:
-            for part in await self.cluster.gather("table_games"):
-                found.extend(part)
-        return found
-
     def _listing(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         shown = sorted((t for t in self.live() if t.listed(now)), key=lambda t: t.moved or 0.0, reverse=True)
         return [t.listing() for t in shown]
-
-    def _table_game_summaries(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.live(LiveTableGame) if t.dealt]
 
     async def answer(self, fn: str, args: dict[str, Any]) -> dict[str, Any]:
         """Another process's question (:meth:`~bummerl.server.cluster.Cluster.call`): ``{"v": value}``, or
         ``{"e": why}``."""
         try:
             if fn == "summary":
-                kind = next((k for k in ROOM_KINDS if k.kind == args.get("k")), None)
-                return {"v": (await self.get(str(args["t"]), kind)).summary()}
+                return {"v": (await self.room(str(args["t"]))).summary()}
             if fn == "listing":
                 return {"v": self._listing()}
-            if fn == "table_games":
-                return {"v": self._table_game_summaries()}
         except Elsewhere as exc:
             return {"e": "elsewhere", "o": exc.node}
         except UnknownTable as exc:
@@ -641,15 +601,9 @@ class TableManager:
             return {"e": "storage", "m": str(exc)}
         return {"e": "unknown_call"}
 
-    @overload
-    def live(self, kind: None = None) -> list[Room]: ...
-
-    @overload
-    def live(self, kind: type[R]) -> list[R]: ...
-
-    def live(self, kind: type[Room] | None = None) -> list[Any]:
-        """The tables in memory, of ``kind`` if given (for the lists of tables to watch)."""
-        return [t for t in self.tables.values() if kind is None or isinstance(t, kind)]
+    def live(self) -> list[Room]:
+        """The tables in memory (for the lists of tables to watch)."""
+        return list(self.tables.values())
 
     # ------------------------------------------------------------- shutdown
     async def shutdown(self) -> None:

@@ -37,7 +37,6 @@ __all__ = [
     "ClientError",
     "ClientMessage",
     "CreateTable",
-    "CreateTableGame",
     "HelloMessage",
     "HintMessage",
     "HintsVoteMessage",
@@ -132,12 +131,6 @@ class CreateTable(BaseModel):
     name: PlayerName = "Player"
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
     target: int | None = Field(default=None, ge=1, le=99)
-
-
-class CreateTableGame(CreateTable):
-    """``POST /api/table-games``, deprecated: :class:`CreateTable` with Bauernschnapsen as the default variant."""
-
-    variant: str = Field(default="bauernschnapsen", max_length=64)
 
 
 class JoinTable(BaseModel):

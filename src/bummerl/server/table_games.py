@@ -25,7 +25,6 @@ from bummerl.errors import BummerlError
 from bummerl.match import TableMatch
 from bummerl.record import GameRecord
 from bummerl.rng import derive_key, derive_seed, key_commitment
-from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
 from bummerl.server.rooms import BOT_SEED, Deal, FinishedGame, Room
 from bummerl.server.storage import StorageError, TableData
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
     from bummerl.game import Game
     from bummerl.server.manager import TableManager
 
-__all__ = ["DEFAULT_TABLE_BOT", "LiveTableGame", "table_variants_json", "table_view_to_json"]
+__all__ = ["DEFAULT_TABLE_BOT", "LiveTableGame", "table_view_to_json"]
 
 #: The bot of a seat when the request names none (the two-player default "hard" plays two-player games only).
 DEFAULT_TABLE_BOT = "heuristic"
@@ -73,27 +72,6 @@ def table_view_to_json(view: TableView, spectator: bool = False) -> dict[str, An
     if spectator:
         data.update(seat=None, partner=None, hand=[], discarded=[], legal=[])
     return data
-
-
-def table_variants_json() -> dict[str, Any]:
-    """The table variants for the lobby, with their options (:func:`~bummerl.server.catalog.options_json`),
-    and the bots that play them."""
-    from bummerl.bots import bot_names
-    from bummerl.variants import TABLE_VARIANTS
-
-    bots = list(dict.fromkeys(name for v in TABLE_VARIANTS for name in bot_names(v)))
-    variants = [
-        {
-            "name": v.name,
-            "title": v.title,
-            "players": v.players,
-            "target": v.match_target,
-            "teams": v.players == 4,
-            "options": options_json(v),
-        }
-        for v in TABLE_VARIANTS
-    ]
-    return {"variants": variants, "bots": bots, "default_bot": DEFAULT_TABLE_BOT}
 
 
 class LiveTableGame(Room):

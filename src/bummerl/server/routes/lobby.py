@@ -2,21 +2,19 @@
 
 ``GET /api/variants`` is the one list the lobby reads, for all six variants
 (the room kinds of :data:`~bummerl.server.manager.ROOM_KINDS` describe their
-own: :meth:`~bummerl.server.rooms.Room.variant_json`).  ``GET
-/api/table-variants`` is the deprecated list of the first table games.
+own: :meth:`~bummerl.server.rooms.Room.variant_json`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter
 
 from bummerl.bots import bot_info, bot_names, bot_titles
 from bummerl.server.config import ServerConfig
 from bummerl.server.manager import ROOM_KINDS
 from bummerl.server.routes.deps import PartsDep, rate_limited
-from bummerl.server.table_games import table_variants_json
 
 __all__ = ["router", "variants_json"]
 
@@ -38,13 +36,6 @@ def variants_json(config: ServerConfig) -> list[dict[str, Any]]:
 @router.get("/variants")
 async def get_variants(p: PartsDep) -> list[dict[str, Any]]:
     return variants_json(p.config)
-
-
-@router.get("/table-variants", deprecated=True)
-async def get_table_variants(response: Response) -> dict[str, Any]:
-    """The three- and four-player variants (deprecated: ``GET /api/variants`` lists every variant)."""
-    response.headers.update({"Deprecation": "true", "Link": '</api/variants>; rel="successor-version"'})
-    return table_variants_json()
 
 
 @router.get("/bots")

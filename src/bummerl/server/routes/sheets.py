@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
 async def get_sheet(table_id: str, p: PartsDep) -> dict[str, Any]:
     """The table's Bummerl sheet: every game's line and the running standing of each match (JSON)."""
     try:
-        room = await p.manager.get(table_id)
+        room = await p.manager.room(table_id)
     except UnknownTable as exc:
         raise error(404, "unknown_table", str(exc)) from None
     except Elsewhere:

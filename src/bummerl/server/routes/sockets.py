@@ -1,8 +1,5 @@
 """The table WebSocket: one per client and table, ``/ws/tables/{id}`` for every variant.
 
-``/ws/table-games/{id}``, the first table games' path, is kept for one release
-as a deprecated alias (for three- and four-player tables, as before).
-
 The message protocol is docs/web.md's; what guards a socket (the Origin check,
 the hello and idle deadlines, the message rate) is docs/security.md's.  The
 socket only carries text: every message goes to the table through its
@@ -23,10 +20,9 @@ from bummerl.server.edge import last_client_frame
 from bummerl.server.links import TableLink
 from bummerl.server.manager import TableManager, UnknownTable
 from bummerl.server.messages import error_message
-from bummerl.server.rooms import Closing, Connection, Room
+from bummerl.server.rooms import Closing, Connection
 from bummerl.server.routes.deps import client_of, parts
 from bummerl.server.security import origin_allowed
-from bummerl.server.table_games import LiveTableGame
 
 __all__ = ["router"]
 
@@ -39,20 +35,11 @@ MAX_REFUSED = 50
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     p = parts(websocket)
-    await _serve_socket(websocket, p.manager, None, table_id, p.config)
+    await _serve_socket(websocket, p.manager, table_id, p.config)
 
 
-@router.websocket("/ws/table-games/{table_id}")
-async def table_game_socket(websocket: WebSocket, table_id: str) -> None:
-    """Deprecated alias of ``/ws/tables/{id}`` for three- and four-player tables."""
-    p = parts(websocket)
-    await _serve_socket(websocket, p.manager, LiveTableGame, table_id, p.config)
-
-
-async def _serve_socket(
-    websocket: WebSocket, manager: TableManager, kind: type[Room] | None, table_id: str, cfg: ServerConfig
-) -> None:
-    """One client's WebSocket at a table (of ``kind`` if given): its frames go to the room's handler, the
+async def _serve_socket(websocket: WebSocket, manager: TableManager, table_id: str, cfg: ServerConfig) -> None:
+    """One client's WebSocket at a table: its frames go to the room's handler, the
     room's messages back out.
 
     Before accepting, a browser page of another site is refused (4403, which uvicorn
@@ -70,7 +57,7 @@ async def _serve_socket(
         return
     await websocket.accept()
     try:
-        link: TableLink = await manager.connect(table_id, kind)
+        link: TableLink = await manager.connect(table_id)
     except UnknownTable:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
             await websocket.close(code=4404, reason="unknown table")

@@ -3,8 +3,7 @@
 One tree for all six variants: ``POST /api/tables`` makes a two-player table
 or a three- or four-player one, and ``GET /api/tables``, ``/api/tables/{id}``
 and ``/api/tables/{id}/invite`` answer for both (the ``kind`` of a summary says
-which ``match`` and view shape follow).  The ``/api/table-games`` tree of the
-first table games is kept for one release as deprecated aliases (docs/web.md).
+which ``match`` and view shape follow).
 
 Only the server deals where another human plays: a ``seed`` is accepted only
 at a table whose other seats are all bots (a *practice* table, marked so in its
@@ -16,24 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Header
 from starlette.requests import HTTPConnection
 
 from bummerl.errors import BummerlError
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.manager import TABLE_ID, CapacityError, UnknownTable
-from bummerl.server.messages import CreateTable, CreateTableGame, JoinTable
-from bummerl.server.rooms import FRIEND, Room, invitations
+from bummerl.server.messages import CreateTable, JoinTable
+from bummerl.server.rooms import FRIEND, invitations
 from bummerl.server.routes.deps import Parts, PartsDep, client_of, error, rate_limited
 from bummerl.server.storage import StorageError
-from bummerl.server.table_games import LiveTableGame
 
 __all__ = ["invite_url", "router"]
 
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
-
-#: Headers of a deprecated path's answers (RFC 9745 ``Deprecation``, RFC 8288 ``Link`` to the path to use).
-_DEPRECATED = {"Deprecation": "true", "Link": '</api/tables>; rel="successor-version"'}
 
 
 def invite_url(p: Parts, code: str) -> str:
@@ -49,16 +44,12 @@ def _capacity(exc: CapacityError) -> Exception:
     return error(429, exc.code, exc.message, {"Retry-After": "60"})
 
 
-async def summary(p: Parts, table_id: str, kind: type[Room] | None = None) -> dict[str, Any]:
-    """The summary of the live table (of ``kind`` if given), wherever it is live, or ``404 unknown_table``."""
+async def summary(p: Parts, table_id: str) -> dict[str, Any]:
+    """The summary of the live table, wherever it is live, or ``404 unknown_table``."""
     try:
-        return await p.manager.summary(table_id, kind)
+        return await p.manager.summary(table_id)
     except UnknownTable as exc:
         raise error(404, "unknown_table", str(exc)) from None
-
-
-def _deprecated(response: Response) -> None:
-    response.headers.update(_DEPRECATED)
 
 
 # ------------------------------------------------------------------ every variant
@@ -149,27 +140,3 @@ async def post_join(body: JoinTable, p: PartsDep) -> dict[str, Any]:
         "token": joined.token,
         "ws_url": joined.ws_url,
     }
-
-
-# ------------------------------------------------- deprecated: the table games' first paths
-@router.post("/table-games", status_code=201, dependencies=[rate_limited("create")], deprecated=True)
-async def post_table_game(
-    body: CreateTableGame, connection: HTTPConnection, p: PartsDep, response: Response
-) -> dict[str, Any]:
-    """``POST /api/tables`` with Bauernschnapsen as the default variant (deprecated)."""
-    _deprecated(response)
-    return await post_table(body, connection, p)
-
-
-@router.get("/table-games", deprecated=True)
-async def get_table_games(p: PartsDep, response: Response) -> list[dict[str, Any]]:
-    """The summaries of the three- and four-player tables in play (deprecated: ``GET /api/tables``)."""
-    _deprecated(response)
-    return await p.manager.table_game_summaries()
-
-
-@router.get("/table-games/{table_id}", deprecated=True)
-async def get_table_game(table_id: str, p: PartsDep, response: Response) -> dict[str, Any]:
-    """A three- or four-player table's summary; 404 for a two-player table (deprecated: ``/api/tables/{id}``)."""
-    _deprecated(response)
-    return await summary(p, table_id, LiveTableGame)
