@@ -58,9 +58,10 @@ scoring), both win and only the third gets the Bummerl.
 
 >>> m = TableMatch("bauernschnapsen", seed=11)
 >>> while not m.is_over:
-...     t = m.table
-...     _ = t.apply(t.legal_actions()[0])
-...     _ = m.advance()
+...     t = m.deal_next()
+...     while not t.is_over:
+...         _ = t.apply(t.legal_actions()[0])
+...     m.complete(t)
 >>> max(m.scores) >= 24 and sum(m.bummerl) >= 1
 True
 
@@ -72,17 +73,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
+from bummerl.game import Game
 from bummerl.rng import SplitMix64, derive_key, derive_seed, keyed_seed
-from bummerl.table_game import TableEndReason, TableGame, TableResult
+from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant
+from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
+from bummerl.variants.bauernschnapsen import TableEndReason, TableResult
+from bummerl.view import MatchContext
 
-if TYPE_CHECKING:
-    from bummerl.view import MatchContext
+#: A series' variant, engine and result type (:class:`GameSeries`, :class:`MatchGame`).
+V = TypeVar("V", bound=Variant)
+G = TypeVar("G", bound=Game)
+R = TypeVar("R", GameResult, TableResult)
 
 __all__ = ["DRAW", "GameSeries", "Match", "MatchGame", "Session", "TableMatch", "draw_dealer"]
 
@@ -104,55 +110,57 @@ def draw_dealer(seed: int, game_index: int) -> int:
 
 
 @dataclasses.dataclass(frozen=True)
-class MatchGame:
-    """One finished game as the match scored it.
+class MatchGame(Generic[R]):
+    """One finished game as the match scored it (a :class:`bummerl.series.ScoredGame`).
 
-    ``points`` is what the match credited to ``result.winner`` (in Marken after
+    ``points`` is what the match credited to the winner(s) (in Marken after
     a stand's doubling: ``result.points * multiplier``); ``standing_before`` and
-    ``standing_after`` are :attr:`Match.standing` around the game.
+    ``standing_after`` are the match's ``standing`` around the game.
     """
 
     index: int
     dealer: int
     #: The deal's seed, ``None`` for a pack order given explicitly.
     seed: int | None
-    result: GameResult
+    result: R
     multiplier: int
     points: int
-    standing_before: tuple[int, int]
-    standing_after: tuple[int, int]
+    standing_before: tuple[int, ...]
+    standing_after: tuple[int, ...]
 
 
-class GameSeries:
-    """The games of a match (or a Schnorps round) dealt from one seed: the part both share.
+class GameSeries(Generic[V, G]):
+    """The games of a match (a Bummerl, a Schnorps round, a table game's match) dealt from one seed.
 
     Game ``index`` is dealt from ``derive_seed(seed, index)``, or from
     ``keyed_seed(deal_key, index)`` with a secret deal key; a stored match is
     replayed by giving each game's pack (and the seed that dealt it, which is
     checked).  One game is current at a time: :meth:`_deal` makes it so and
-    :meth:`_completed` takes it back once it is over.  Subclasses score the games.
+    :meth:`_completed` takes it back once it is over.  Subclasses score the games
+    (the :class:`bummerl.series.Series` protocol).
     """
 
     #: What the subclass is called in messages ("match", "round").
     noun = "match"
 
-    def __init__(self, variant: TwoPlayerVariant, seed: int, target: int | None, deal_key: bytes | None) -> None:
+    def __init__(self, engine: type[G], variant: V, seed: int, target: int | None, deal_key: bytes | None) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BummerlError(f"a match seed must be an integer, not {seed!r}")
         if target is None:
             target = DEFAULT_TARGET
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
             raise BummerlError(f"a match target must be a positive integer, not {target!r}")
-        self.variant = variant
+        self._engine = engine
+        self.variant: V = variant
         self.seed = seed
         self.deal_key = deal_key
         self.target = target
-        self._games: list[TwoPlayerGame] = []
+        self._games: list[G] = []
         self._seeds: list[int | None] = []
-        self._current: TwoPlayerGame | None = None
+        self._current: G | None = None
 
     @property
-    def games(self) -> list[TwoPlayerGame]:
+    def games(self) -> list[G]:
         """Every game dealt so far, the current one included."""
         return list(self._games)
 
@@ -162,22 +170,22 @@ class GameSeries:
         return list(self._seeds)
 
     @property
-    def current(self) -> TwoPlayerGame | None:
+    def current(self) -> G | None:
         """The game dealt and not yet completed, if any."""
         return self._current
 
-    def _deal(self, dealer: int, deck: Iterable[Card] | None, seed: int | None) -> TwoPlayerGame:
+    def _deal(self, dealer: int, deck: Iterable[Card] | None, seed: int | None) -> G:
         """Deal the next game with the engine's ``dealer`` and make it the current one."""
         if self._current is not None:
             raise BummerlError(f"game {len(self._games)} is not finished; complete() it before dealing the next")
         index = len(self._games)
         if deck is None:
             deal_seed = derive_seed(self.seed, index) if self.deal_key is None else keyed_seed(self.deal_key, index)
-            game = TwoPlayerGame.deal(self.variant, seed=deal_seed, dealer=dealer)
+            game = self._engine.deal(self.variant, seed=deal_seed, dealer=dealer)
             game_seed: int | None = deal_seed
         else:
-            game = TwoPlayerGame.from_deck(self.variant, deck, dealer)
-            if seed is not None and TwoPlayerGame.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
+            game = self._engine.from_deck(self.variant, deck, dealer)
+            if seed is not None and self._engine.deal(self.variant, seed=seed, dealer=dealer).deck != game.deck:
                 raise BummerlError(f"seed {seed} does not deal this pack")
             game_seed = seed
         self._games.append(game)
@@ -185,20 +193,20 @@ class GameSeries:
         self._current = game
         return game
 
-    def _completed(self, game: TwoPlayerGame) -> GameResult:
-        """The result of ``game``, the current game, now over; it is current no more."""
-        if self._current is None:
+    def _completed(self, game: Game) -> G:
+        """``game``, the current game, now over; it is current no more."""
+        current = self._current
+        if current is None:
             raise BummerlError("no game is in progress; deal_next() first")
-        if game is not self._current:
+        if game is not current:
             raise BummerlError(f"complete() takes the current game of this {self.noun}, as returned by deal_next()")
-        result = game.result
-        if result is None:
+        if not current.is_over:
             raise BummerlError(f"game {len(self._games)} is not over yet")
         self._current = None
-        return result
+        return current
 
 
-class Match(GameSeries):
+class Match(GameSeries[TwoPlayerVariant, TwoPlayerGame]):
     """A Bummerl (7 down, Schneider) or a Schnorps match in Marken.
 
     ``variant`` is a :class:`TwoPlayerVariant` or a name; ``options`` are
@@ -221,13 +229,13 @@ class Match(GameSeries):
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
+        super().__init__(TwoPlayerGame, TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
         if first_dealer is None:
             first_dealer = draw_dealer(seed, 0)
         if first_dealer not in (0, 1):
             raise BummerlError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
         self.first_dealer: int = first_dealer
-        self._history: list[MatchGame] = []
+        self._history: list[MatchGame[GameResult]] = []
         self._points = [0, 0]
         self._next_dealer = first_dealer
         self._dealer_drawn = False
@@ -240,7 +248,27 @@ class Match(GameSeries):
         return self.variant.match_kind
 
     @property
-    def history(self) -> list[MatchGame]:
+    def seats(self) -> int:
+        """Two: a Bummerl is played by two (three or four play Schnorps in a round)."""
+        return 2
+
+    @property
+    def sides(self) -> int:
+        return 2
+
+    def side_of(self, seat: int) -> int:
+        """Each seat scores for itself."""
+        return seat
+
+    def players_of(self, index: int) -> tuple[int, ...]:
+        """Both seats play every game: game seat = match seat."""
+        return (0, 1)
+
+    def dealer_of(self, index: int) -> int:
+        return self._games[index].dealer
+
+    @property
+    def history(self) -> list[MatchGame[GameResult]]:
         """The finished games with what they scored."""
         return list(self._history)
 
@@ -278,6 +306,12 @@ class Match(GameSeries):
         return None
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seat, or ``()`` while the match goes on."""
+        w = self.winner
+        return () if w is None else (w,)
+
+    @property
     def loser(self) -> int | None:
         w = self.winner
         return None if w is None else 1 - w
@@ -295,6 +329,11 @@ class Match(GameSeries):
         if not self.is_over:
             return 0
         return 2 if self.is_schneider else 1
+
+    @property
+    def bummerl(self) -> tuple[int, ...]:
+        """Bummerl each seat received: :attr:`bummerl_for_loser` for the loser."""
+        return tuple(self.bummerl_for_loser if seat == self.loser else 0 for seat in (0, 1))
 
     @property
     def next_dealer(self) -> int:
@@ -319,8 +358,6 @@ class Match(GameSeries):
         >>> m.context()
         MatchContext(kind='bummerl', target=7, needed=(7, 7), schneider=True, multiplier=1)
         """
-        from bummerl.view import MatchContext
-
         if self.is_over or self.target > 10_000:
             return None
         needed = (self.target - self._points[0], self.target - self._points[1])
@@ -351,9 +388,10 @@ class Match(GameSeries):
         self._next_dealer = dealer
         return game
 
-    def complete(self, game: TwoPlayerGame) -> None:
+    def complete(self, game: Game) -> None:
         """Score the finished current game and choose the next dealer."""
-        result = self._completed(game)
+        result = self._completed(game).result
+        assert result is not None
         before = self.standing
         multiplier = self.multiplier
         points = result.points * multiplier if result.winner is not None else 0
@@ -461,8 +499,13 @@ class Session:
         self._finished += 1
 
 
-class TableMatch:
-    """A sequence of table games with one seed, until a side reaches the target."""
+class TableMatch(GameSeries[TableVariant, TableGame]):
+    """A sequence of table games with one seed, until a side reaches the variant's ``match_target``.
+
+    Scores are kept per side (:meth:`side_of`): a team with four players, a seat
+    with three.  :attr:`table` deals the next game when none is current, and
+    :meth:`advance` scores it once it is over (what the web table calls).
+    """
 
     def __init__(
         self,
@@ -472,21 +515,28 @@ class TableMatch:
         *,
         deal_key: bytes | None = None,
     ) -> None:
-        self.variant = TableVariant.find(variant) if isinstance(variant, str) else variant
-        n = self.variant.players
+        v = TableVariant.find(variant)
+        super().__init__(TableGame, v, seed, v.match_target, deal_key)
+        n = v.players
         if first_dealer not in range(n):
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
-        self.seed = seed
-        self.deal_key = deal_key
         #: Score per team (four players) or per seat (three players).
         self.scores: list[int] = [0] * self.sides
         #: Bummerl per team or seat, given when the match ends.
         self.bummerl: list[int] = [0] * self.sides
         self.results: list[TableResult] = []
-        self.games: list[TableGame] = []
         self.winners: tuple[int, ...] = ()
+        self._history: list[MatchGame[TableResult]] = []
         self._dealer = first_dealer
-        self.table = self._new_table()
+
+    @property
+    def kind(self) -> str:
+        """``"points"``: a race to the target in game points."""
+        return "points"
+
+    @property
+    def seats(self) -> int:
+        return self.variant.players
 
     @property
     def sides(self) -> int:
@@ -494,42 +544,98 @@ class TableMatch:
         return 2 if self.variant.players == 4 else 3
 
     def side_of(self, seat: int) -> int:
-        """The team (four players) or the seat itself (three players)."""
+        """The team (four players: partners sit opposite) or the seat itself (three players)."""
         return seat % 2 if self.variant.players == 4 else seat
+
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """The game points of each side."""
+        return tuple(self.scores)
+
+    @property
+    def history(self) -> list[MatchGame[TableResult]]:
+        """The finished games with what they scored."""
+        return list(self._history)
+
+    @property
+    def multiplier(self) -> int:
+        """1: a Kontra doubles a game's own points (its result's ``multiplier``), not the match's."""
+        return 1
+
+    @property
+    def next_dealer(self) -> int:
+        return self._dealer
+
+    def players_of(self, index: int) -> tuple[int, ...]:
+        """Every seat plays every game: game seat = match seat."""
+        return tuple(range(self.variant.players))
+
+    def dealer_of(self, index: int) -> int:
+        return self._games[index].dealer
 
     @property
     def is_over(self) -> bool:
         return bool(self.winners)
 
-    def _new_table(self) -> TableGame:
-        n = len(self.games)
-        seed = derive_seed(self.seed, n) if self.deal_key is None else keyed_seed(self.deal_key, n)
-        table = TableGame.deal(self.variant, seed, self._dealer)
-        self.games.append(table)
-        return table
+    def context(self) -> MatchContext | None:
+        """``None``: the table games' views carry no match context (yet)."""
+        return None
+
+    @property
+    def table(self) -> TableGame:
+        """The current game, dealt now if none is; the last game once the match is over."""
+        if self._current is not None:
+            return self._current
+        if self.is_over:
+            return self._games[-1]
+        return self.deal_next()
+
+    def deal_next(
+        self, deck: Iterable[Card] | None = None, *, dealer: int | None = None, seed: int | None = None
+    ) -> TableGame:
+        """Deal the next game and make it the current one (see :class:`bummerl.series.Series`); the deal is
+        never drawn, so ``dealer`` must be :attr:`next_dealer`."""
+        if self.is_over:
+            raise BummerlError(f"the match is over: won by {self.winners}")
+        if dealer is not None and dealer != self._dealer:
+            raise BummerlError(f"game {len(self._games) + 1} must be dealt by seat {self._dealer}, not {dealer!r}")
+        return self._deal(self._dealer, deck, seed)
+
+    def complete(self, game: Game) -> None:
+        """Score the finished current game, then end the match or pass the deal on."""
+        result = self._completed(game).result
+        assert result is not None
+        self._score(result, game.dealer, self._seeds[-1])
 
     def advance(self) -> bool:
-        """Score the current game if it is over (and deal the next); ``True`` if it did."""
-        result = self.table.result
-        if result is None or self.is_over:
+        """Score the current game if it is over; ``True`` if it did."""
+        game = self._current
+        if game is None or not game.is_over:
             return False
-        self.score(result)
+        self.complete(game)
         return True
 
     def score(self, result: TableResult) -> None:
-        """Count one game's result, then end the match or deal the next game.
-
-        :meth:`advance` calls this with the current table's result; scoring a
-        result directly is for matches kept by hand (and tests).
-        """
+        """Count one game's result: the current game's (a forfeit's, say), or a game kept by hand (tests)."""
         if self.is_over:
             raise ValueError("the match is over")
+        if self._current is not None:
+            game = self._current
+            game.result = result
+            self.complete(game)
+        else:
+            self._score(result, self._dealer, None)
+
+    def _score(self, result: TableResult, dealer: int, seed: int | None) -> None:
+        before = self.standing
         self.results.append(result)
         credited = {self.side_of(s) for s in result.winners}
         for side in credited:
             self.scores[side] += result.points
         if result.reason is not TableEndReason.REDEAL:
             self._dealer = (self._dealer + 1) % self.variant.players
+        index = len(self._history)
+        self._history.append(MatchGame(index, dealer, seed, result, 1, result.points, before, self.standing))
         target = self.variant.match_target
         winners = tuple(s for s in range(self.sides) if self.scores[s] >= target)
         if winners:
@@ -538,5 +644,8 @@ class TableMatch:
                 if s not in winners:
                     # Schneider: "Haben die Verlierer keinen Spielpunkt" — two Bummerl.
                     self.bummerl[s] = 2 if self.scores[s] == 0 else 1
-            return
-        self.table = self._new_table()
+
+    def __repr__(self) -> str:
+        state = f"won by {self.winners}" if self.is_over else f"next dealer {self._dealer}"
+        games = len(self.results)
+        return f"<TableMatch {self.variant.name} seed={self.seed} scores={self.scores} after {games} games, {state}>"

@@ -65,10 +65,12 @@ from typing import Any
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
+from bummerl.game import Game
 from bummerl.match import DRAW, GameSeries
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TwoPlayerVariant
+from bummerl.view import MatchContext
 
 __all__ = ["ENGINE_DEALER", "PARTICIPANTS", "RoundGame", "SchnorpsRound", "draw_first_dealer", "participant_counts"]
 
@@ -119,6 +121,19 @@ class RoundGame:
     balance_after: tuple[int, ...]
 
     @property
+    def points(self) -> int:
+        """What the loser paid each other participant (:attr:`marken`)."""
+        return self.marken
+
+    @property
+    def standing_before(self) -> tuple[int, ...]:
+        return self.balance_before
+
+    @property
+    def standing_after(self) -> tuple[int, ...]:
+        return self.balance_after
+
+    @property
     def winner(self) -> int | None:
         """The participant who won the game (``None`` for a stand)."""
         w = self.result.winner
@@ -142,7 +157,7 @@ class RoundGame:
         return tuple((self.dealer + k) % n for k in range(n) if (self.dealer + k) % n not in self.players)
 
 
-class SchnorpsRound(GameSeries):
+class SchnorpsRound(GameSeries[TwoPlayerVariant, TwoPlayerGame]):
     """A Schnorps match of three or four participants (see the module docstring).
 
     ``variant`` is Schnorps (any variant whose match is paid in Marken) or its
@@ -163,7 +178,7 @@ class SchnorpsRound(GameSeries):
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
+        super().__init__(TwoPlayerGame, TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
         if self.variant.match_kind != "marken":
             raise BummerlError(f"{self.variant.title} is played by two; only Schnorps takes more participants")
         if participants not in PARTICIPANTS or isinstance(participants, bool):
@@ -189,6 +204,29 @@ class SchnorpsRound(GameSeries):
     def kind(self) -> str:
         """``"marken"``: a round is paid in Marken, as Schnorps for two."""
         return "marken"
+
+    @property
+    def seats(self) -> int:
+        """The participants (two of them play each game)."""
+        return self.participants
+
+    @property
+    def sides(self) -> int:
+        return self.participants
+
+    def side_of(self, seat: int) -> int:
+        """Each participant pays and is paid for themself."""
+        return seat
+
+    @property
+    def bummerl(self) -> tuple[int, ...]:
+        """None: a round is paid in Marken as it goes, and gives no Bummerl."""
+        return (0,) * self.participants
+
+    def context(self) -> MatchContext | None:
+        """``None``: a round's balances among 3 or 4 are no two-seat race to a target
+        (:class:`bummerl.view.MatchContext`), so its bots play each game for its Marken."""
+        return None
 
     @property
     def history(self) -> list[RoundGame]:
@@ -263,24 +301,30 @@ class SchnorpsRound(GameSeries):
         return tuple(p for p in range(self.participants) if self._balance[p] == top)
 
     # --------------------------------------------------------------- actions
-    def deal_next(self, deck: Iterable[Card] | None = None, seed: int | None = None) -> TwoPlayerGame:
+    def deal_next(
+        self, deck: Iterable[Card] | None = None, seed: int | None = None, *, dealer: int | None = None
+    ) -> TwoPlayerGame:
         """Deal the next game to :attr:`next_players` and make it the current one.
 
         Without ``deck`` the game is dealt from ``derive_seed(seed, index)``
         (``keyed_seed(deal_key, index)`` with a deal key).  A stored match is
         replayed by giving each game's ``deck`` (and the ``seed`` that dealt it,
-        which is checked).
+        which is checked); ``dealer``, the participant who dealt it, must be
+        :attr:`next_dealer`.
         """
         if self.is_over:
             raise BummerlError(f"the match is over: won by {self.winners}")
+        if dealer is not None and dealer != self._dealer:
+            raise BummerlError(f"game {len(self._games) + 1} must be dealt by seat {self._dealer}, not {dealer!r}")
         game = self._deal(ENGINE_DEALER, deck, seed)
         self._players.append(self.next_players)
         self._dealers.append(self._dealer)
         return game
 
-    def complete(self, game: TwoPlayerGame) -> None:
+    def complete(self, game: Game) -> None:
         """Pay the finished current game and pass the deal on (or not, after a stand)."""
-        result = self._completed(game)
+        result = self._completed(game).result
+        assert result is not None
         index = len(self._games) - 1
         players = self._players[index]
         before = self.balance
