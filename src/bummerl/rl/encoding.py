@@ -47,8 +47,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from typing import cast
 
 from bummerl.actions import ALL_ACTIONS, Action, ActionKind
 from bummerl.cards import CARDS, Card
@@ -77,9 +78,7 @@ class ActionSpace:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.bids: tuple[str, ...] = (
-            tuple(c.name for c in variant.contracts) if isinstance(variant, TableVariant) else ()
-        )
+        self.bids: tuple[str, ...] = _BIDS[variant.FAMILY](variant)
         self._bid_index = {name: FIXED_ACTIONS + i for i, name in enumerate(self.bids)}
         #: How many numbers: 71 for the two-player games, 116 + the bids for the table games.
         self.size = FIXED_ACTIONS + len(self.bids) if self.bids else TWO_PLAYER_ACTIONS
@@ -122,6 +121,15 @@ class ActionSpace:
         return out
 
 
+def _contract_names(variant: Variant) -> tuple[str, ...]:
+    # Looked up for the table family only (_BIDS): its variants are TableVariants.
+    return tuple(c.name for c in cast(TableVariant, variant).contracts)
+
+
+#: The bids of each family of rules (``Variant.FAMILY``): the table games' contracts in bidding order.
+_BIDS: dict[str, Callable[[Variant], tuple[str, ...]]] = {"two_player": lambda _: (), "table_game": _contract_names}
+
+
 @cache
 def _space(variant: Variant) -> ActionSpace:
     return ActionSpace(variant)
@@ -130,7 +138,9 @@ def _space(variant: Variant) -> ActionSpace:
 class ViewEncoder:
     """Flat float encodings of a variant's views; build with :meth:`of`.
 
-    The layout, in order (``n`` players, seats relative to the observer):
+    One class per family of rules (:attr:`~bummerl.variants.base.Variant.FAMILY`),
+    chosen once per variant by :meth:`of`.  The layout, in order (``n`` players,
+    seats relative to the observer):
 
     two players: hand, known cards of the opponent, face-up trump card, the card
     led to the current trick, cards won by me, cards won by the opponent (six
@@ -153,40 +163,16 @@ class ViewEncoder:
     and the whole bidding sequence follows (up to 4 rounds of n bids).
     """
 
+    #: The length of :meth:`observation` and of :meth:`information_state` (set by each family).
+    observation_size: int
+    information_state_size: int
+
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.players = variant.players
         self.space = ActionSpace.of(variant)
         #: Tricks a game can have: its pack dealt out to the players.
         self.max_tricks = variant.deck_size // variant.players
-        if isinstance(variant, TableVariant):
-            n = self.players
-            contracts = len(self.space.bids)
-            self._bid_slots = contracts + 1  # a contract or pass
-            self._bid_rounds = 4 * n
-            self.observation_size = (
-                _CARDS * (1 + (n - 1) + n + 2 + 1 + 1)
-                + 4
-                + len(_PHASES)
-                + 4 * n
-                + 1
-                + contracts
-                + 4
-                + 1
-                + 1
-                + 2
-                + n
-                + 4 * n
-                + n * self._bid_slots
-            )
-            self._trick_size = n * _CARDS + n
-            self.information_state_size = (
-                self.observation_size + self.max_tricks * self._trick_size + self._bid_rounds * (self._bid_slots + n)
-            )
-        else:
-            self.observation_size = _CARDS * 6 + 4 + 6 + 1 + 2 + 2 + 3 + 8 + 2
-            self._trick_size = 2 * _CARDS + 2
-            self.information_state_size = self.observation_size + self.max_tricks * self._trick_size
 
     @staticmethod
     def of(variant: Variant | str) -> ViewEncoder:
@@ -200,52 +186,27 @@ class ViewEncoder:
 
     def observation(self, view: View) -> list[float]:
         """The present as the view's player sees it."""
-        if isinstance(view, PlayerView):
-            return self._two_player(view)
-        assert isinstance(view, TableView)
-        return self._table(view)
+        raise NotImplementedError
 
     def information_state(self, view: View) -> list[float]:
         """:meth:`observation` followed by the whole history of the game as the player saw it."""
-        out = self.observation(view)
-        if isinstance(view, PlayerView):
-            for trick in view.tricks:
-                block = [0.0] * self._trick_size
-                seats = ((trick.leader, trick.lead), (1 - trick.leader, trick.follow))
-                for seat, card in seats:
-                    block[self._rel(view.player, seat) * _CARDS + card.index] = 1.0
-                block[2 * _CARDS + self._rel(view.player, trick.winner)] = 1.0
-                out += block
-            out += [0.0] * ((self.max_tricks - len(view.tricks)) * self._trick_size)
-            return out
-        assert isinstance(view, TableView)
-        n = self.players
-        for t in view.tricks:
-            block = [0.0] * self._trick_size
-            for seat, card in zip(trick_seats(t.leader, len(t.cards), view.active, n), t.cards, strict=True):
-                block[self._rel(view.player, seat) * _CARDS + card.index] = 1.0
-            block[n * _CARDS + self._rel(view.player, t.leader)] = 1.0
-            out += block
-        out += [0.0] * ((self.max_tricks - len(view.tricks)) * self._trick_size)
-        width = self._bid_slots + n
-        for seat, action in view.bids[: self._bid_rounds]:
-            block = [0.0] * width
-            block[self._bid_slot(action)] = 1.0
-            block[self._bid_slots + self._rel(view.player, seat)] = 1.0
-            out += block
-        out += [0.0] * ((self._bid_rounds - min(len(view.bids), self._bid_rounds)) * width)
-        return out
+        raise NotImplementedError
 
-    # ------------------------------------------------------------------ internals
     def _rel(self, me: int, seat: int) -> int:
         return (seat - me) % self.players
 
-    def _bid_slot(self, action: Action) -> int:
-        if action.kind is ActionKind.BID:
-            return self.space.index(action) - FIXED_ACTIONS
-        return self._bid_slots - 1
 
-    def _two_player(self, v: PlayerView) -> list[float]:
+class _TwoPlayerEncoder(ViewEncoder):
+    """The encoder of the two-player family (Schnapsen, 66, Schnorps)."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.observation_size = _CARDS * 6 + 4 + 6 + 1 + 2 + 2 + 3 + 8 + 2
+        self._trick_size = 2 * _CARDS + 2
+        self.information_state_size = self.observation_size + self.max_tricks * self._trick_size
+
+    def observation(self, view: View) -> list[float]:
+        v = cast(PlayerView, view)  # this encoder was chosen for the variant's family: its views are PlayerViews
         me = v.player
         opp = 1 - me
         won: tuple[list[Card], list[Card]] = ([], [])
@@ -277,7 +238,51 @@ class ViewEncoder:
         out += [float(v.first_lead_done), float(v.result is not None)]
         return out
 
-    def _table(self, v: TableView) -> list[float]:
+    def information_state(self, view: View) -> list[float]:
+        out = self.observation(view)
+        v = cast(PlayerView, view)  # chosen for the variant's family, as in observation
+        for trick in v.tricks:
+            block = [0.0] * self._trick_size
+            seats = ((trick.leader, trick.lead), (1 - trick.leader, trick.follow))
+            for seat, card in seats:
+                block[self._rel(v.player, seat) * _CARDS + card.index] = 1.0
+            block[2 * _CARDS + self._rel(v.player, trick.winner)] = 1.0
+            out += block
+        out += [0.0] * ((self.max_tricks - len(v.tricks)) * self._trick_size)
+        return out
+
+
+class _TableEncoder(ViewEncoder):
+    """The encoder of the table family (Dreierschnapsen, Bauernschnapsen)."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        n = self.players
+        contracts = len(self.space.bids)
+        self._bid_slots = contracts + 1  # a contract or pass
+        self._bid_rounds = 4 * n
+        self.observation_size = (
+            _CARDS * (1 + (n - 1) + n + 2 + 1 + 1)
+            + 4
+            + len(_PHASES)
+            + 4 * n
+            + 1
+            + contracts
+            + 4
+            + 1
+            + 1
+            + 2
+            + n
+            + 4 * n
+            + n * self._bid_slots
+        )
+        self._trick_size = n * _CARDS + n
+        self.information_state_size = (
+            self.observation_size + self.max_tricks * self._trick_size + self._bid_rounds * (self._bid_slots + n)
+        )
+
+    def observation(self, view: View) -> list[float]:
+        v = cast(TableView, view)  # this encoder was chosen for the variant's family: its views are TableViews
         n, me = self.players, v.player
         others = [v.known[(me + k) % n] for k in range(1, n)]
         trick: list[list[Card]] = [[] for _ in range(n)]
@@ -318,10 +323,39 @@ class ViewEncoder:
         out += last
         return out
 
+    def information_state(self, view: View) -> list[float]:
+        out = self.observation(view)
+        v = cast(TableView, view)  # chosen for the variant's family, as in observation
+        n = self.players
+        for t in v.tricks:
+            block = [0.0] * self._trick_size
+            for seat, card in zip(trick_seats(t.leader, len(t.cards), v.active, n), t.cards, strict=True):
+                block[self._rel(v.player, seat) * _CARDS + card.index] = 1.0
+            block[n * _CARDS + self._rel(v.player, t.leader)] = 1.0
+            out += block
+        out += [0.0] * ((self.max_tricks - len(v.tricks)) * self._trick_size)
+        width = self._bid_slots + n
+        for seat, action in v.bids[: self._bid_rounds]:
+            block = [0.0] * width
+            block[self._bid_slot(action)] = 1.0
+            block[self._bid_slots + self._rel(v.player, seat)] = 1.0
+            out += block
+        out += [0.0] * ((self._bid_rounds - min(len(v.bids), self._bid_rounds)) * width)
+        return out
+
+    def _bid_slot(self, action: Action) -> int:
+        if action.kind is ActionKind.BID:
+            return self.space.index(action) - FIXED_ACTIONS
+        return self._bid_slots - 1
+
+
+#: The encoder of each family of rules (``Variant.FAMILY``).
+_ENCODERS: dict[str, type[ViewEncoder]] = {"two_player": _TwoPlayerEncoder, "table_game": _TableEncoder}
+
 
 @cache
 def _encoder(variant: Variant) -> ViewEncoder:
-    return ViewEncoder(variant)
+    return _ENCODERS[variant.FAMILY](variant)
 
 
 def _planes(*groups: Sequence[Card] | frozenset[Card]) -> list[float]:
