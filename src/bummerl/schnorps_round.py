@@ -60,7 +60,7 @@ The engine does no I/O; a round only deals games and keeps the balances.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bummerl.cards import Card
@@ -357,6 +357,36 @@ class SchnorpsRound(GameSeries[TwoPlayerVariant, TwoPlayerGame]):
                 self.balance,
             )
         )
+
+    def record_tags(self, index: int, names: Sequence[str]) -> dict[str, object]:
+        """The tags of game ``index``'s record (``names``: who sits at each participant seat): its two players
+        as ``Seat0``/``Seat1``, who took part, dealt and played, its seed, and the balances around it once paid.
+
+        A round has no match record, so each game's record is read on its own (docs/web-ui.md).
+
+        >>> r = SchnorpsRound(participants=3, seed=4, first_dealer=0)
+        >>> _ = r.deal_next()
+        >>> tags = r.record_tags(0, ["a", "b", "c"])
+        >>> tags["Seat0"], tags["Participants"], tags["RoundDealer"], tags["RoundPlayers"], "BalanceAfter" in tags
+        ('b', 'a,b,c', 0, '1,2', False)
+        """
+        players = self._players[index]
+        tags: dict[str, object] = {
+            "Game": index + 1,
+            "Seat0": names[players[0]],
+            "Seat1": names[players[1]],
+            "Participants": ",".join(names[p] for p in range(self.participants)),
+            "RoundDealer": self._dealers[index],
+            "RoundPlayers": f"{players[0]},{players[1]}",
+        }
+        seed = self._seeds[index]
+        if seed is not None:
+            tags["Seed"] = seed
+        if index < len(self._history):
+            h = self._history[index]
+            tags["BalanceBefore"] = ",".join(map(str, h.balance_before))
+            tags["BalanceAfter"] = ",".join(map(str, h.balance_after))
+        return tags
 
     def __repr__(self) -> str:
         state = f"won by {self.winners}" if self.is_over else f"next dealer {self._dealer}"

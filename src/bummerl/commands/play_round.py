@@ -183,24 +183,10 @@ class RoundMatch(PlayMatch):
         from bummerl.record import GameRecord, dumps
 
         r = self.round
+        names = [seats[p] for p in range(r.participants)]
         texts = []
         for i, game in enumerate(r.games):
-            players = r.players_of(i)
-            tags: dict[str, object] = {
-                "Event": EVENT,
-                "Round": f"{self.variant.name}-{self.seed}",
-                "Game": i + 1,
-                "Seat0": seats[players[0]],
-                "Seat1": seats[players[1]],
-                "Participants": ",".join(seats[p] for p in range(r.participants)),
-                "RoundDealer": r.dealer_of(i),
-                "RoundPlayers": f"{players[0]},{players[1]}",
-            }
-            seed = r.game_seeds[i]
-            if seed is not None:
-                tags["Seed"] = seed
-            if i < len(r.history):
-                tags["BalanceAfter"] = ",".join(str(b) for b in r.history[i].balance_after)
+            tags = {"Event": EVENT, "Round": f"{self.variant.name}-{self.seed}", **r.record_tags(i, names)}
             texts.append(dumps(GameRecord.from_game(game, (), **tags)) + "\n")
         return "".join(texts)
 

@@ -352,10 +352,10 @@ class LiveSchnorpsRound(TwoPlayerRoom):
         players = self.players_now
         if g is None:
             raise TableError(
-                "not_your_turn", f"seat {seat} waits this game: seats {players[0]} and {players[1]} play it", "turn"
+                "not_your_turn", f"seat {seat} waits this game: seats {players[0]} and {players[1]} play it", rule="turn"
             )
         if g != to_move:
-            raise TableError("not_your_turn", f"it is seat {players[to_move]}'s turn, not seat {seat}'s", "turn")
+            raise TableError("not_your_turn", f"it is seat {players[to_move]}'s turn, not seat {seat}'s", rule="turn")
         return self.verified(g, token)
 
     def bot_turn(self) -> BotTurn | None:
@@ -398,28 +398,14 @@ class LiveSchnorpsRound(TwoPlayerRoom):
     def record_of(self, index: int) -> GameRecord:
         """The record of game ``index`` of the current match: a two-player game, its seats the two who played."""
         r = self.round
-        game = r.games[index]
-        players = r.players_of(index)
         tags: dict[str, object] = {
             "Event": "Bummerl web table",
             "Site": "bummerl serve",
             "Date": dt.datetime.now(dt.UTC).strftime("%Y.%m.%d"),
-            "Game": index + 1,
-            "Seat0": self._name(players[0]),
-            "Seat1": self._name(players[1]),
             "Table": self.id,
-            "Participants": ",".join(self._name(p) for p in range(r.participants)),
-            "RoundDealer": r.dealer_of(index),
-            "RoundPlayers": f"{players[0]},{players[1]}",
+            **r.record_tags(index, [self._name(p) for p in range(r.participants)]),
         }
-        seed = r.game_seeds[index]
-        if seed is not None:
-            tags["Seed"] = seed
-        if index < len(r.history):
-            h = r.history[index]
-            tags["BalanceBefore"] = ",".join(map(str, h.balance_before))
-            tags["BalanceAfter"] = ",".join(map(str, h.balance_after))
-        return GameRecord.from_game(game, (), **tags)
+        return GameRecord.from_game(r.games[index], (), **tags)
 
     def _game_over(self, record: GameRecord, result: dict[str, Any]) -> dict[str, Any]:
         return self.game_over_message(record, result, self.round.is_over)
