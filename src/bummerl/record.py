@@ -71,9 +71,10 @@ from bummerl.errors import BummerlError, RecordError, UnknownVariantError
 from bummerl.game import Game
 from bummerl.match import Match
 from bummerl.rng import derive_seed, key_commitment
-from bummerl.table_game import TableEndReason, TableResult
+from bummerl.rules.options import format_options, parse_options
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, Variant, find_variant
+from bummerl.variants.bauernschnapsen import TableEndReason, TableResult
 
 __all__ = [
     "GameBuilder",
@@ -228,7 +229,7 @@ class GameRecord:
         """Every tag as written: the free tags and those made from the fields."""
         tags = dict(self.tags)
         tags["Variant"] = self.variant.name
-        tags["Options"] = _format_options(self.variant.options())
+        tags["Options"] = format_options(self.variant.options())
         tags["Dealer"] = str(self.dealer)
         tags["Result"] = self.result_token
         if self.result is not None:
@@ -541,8 +542,8 @@ def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[:width] + "..."
 
 
-def _pair(values: tuple[int, int]) -> str:
-    return f"{values[0]}-{values[1]}"
+def _pair(values: tuple[int, ...]) -> str:
+    return "-".join(map(str, values))
 
 
 def _ordered(tags: Mapping[str, str]) -> dict[str, str]:
@@ -551,28 +552,11 @@ def _ordered(tags: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def _format_options(options: Mapping[str, Any]) -> str:
-    def fmt(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return str(value)
-
-    return ",".join(f"{k}={fmt(v)}" for k, v in sorted(options.items()))
-
-
 def _parse_options(text: str) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise RecordError(f"Options are name=value pairs separated by commas, not {text!r}")
-        if key.strip() in options:
-            raise RecordError(f"option {key.strip()} is given twice in {text!r}")
-        options[key.strip()] = value.strip()
-    return options
+    try:
+        return parse_options(text)
+    except BummerlError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _variant(name: str, options: Mapping[str, Any]) -> Variant:
