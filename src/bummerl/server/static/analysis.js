@@ -76,7 +76,8 @@ export function replayStep(gameId, index) {
 export function analysisBlock(poller, options) {
   const box = h("div", { class: "analysis" }, h("h3", {}, t("analysis")));
   if (!poller || poller.status === "running") box.append(h("p", { class: "muted" }, t("analysis_running")));
-  else if (poller.status === "failed") box.append(h("p", { class: "muted" }, t("analysis_failed", { message: poller.message || "" })));
+  else if (poller.status === "failed")
+    box.append(h("p", { class: "muted" }, t("analysis_failed", { message: poller.message || "" })));
   else box.append(analysisList(poller.data, { gameId: gameOf(poller.url), ...options }));
   return box;
 }
@@ -96,7 +97,13 @@ export function analysisList(data, { faces, lang, marriages, person, say = null,
   for (let p = 0; p < seats; p++) {
     const lost = data && data.points_lost ? data.points_lost[p] : 0;
     const n = data && data.mistakes ? data.mistakes[p] : mistakes.filter((d) => d.player === p).length;
-    box.append(h("p", { class: "analysis-seat", dataset: { seat: p } }, t("analysis_mistakes", { name: person(p).name, n, lost: Number(lost).toFixed(2) })));
+    box.append(
+      h(
+        "p",
+        { class: "analysis-seat", dataset: { seat: p } },
+        t("analysis_mistakes", { name: person(p).name, n, lost: Number(lost).toFixed(2) }),
+      ),
+    );
   }
   if (!mistakes.length) box.append(h("p", {}, t("analysis_none")));
   else {
@@ -147,7 +154,12 @@ export function analysisList(data, { faces, lang, marriages, person, say = null,
         h(
           "li",
           { class: `verdict-${d.verdict}`, dataset: { verdict: d.verdict } },
-          t("analysis_move", { ...person(d.player), n: d.index + 1, action: words(d.action), verdict: has(verdict) ? t(verdict) : d.verdict }),
+          t("analysis_move", {
+            ...person(d.player),
+            n: d.index + 1,
+            action: words(d.action),
+            verdict: has(verdict) ? t(verdict) : d.verdict,
+          }),
         ),
       );
     }

@@ -4,7 +4,7 @@
 //   #/join/CODE      accept a friend's invitation (the code stays in the fragment: no server ever sees it;
 //                    an old link /?join=CODE is read once and rewritten to this)
 //   #/table/ID       play at a table of any variant (with the seat token stored for it) — or watch without one;
-//                    the state's `kind` picks the page: table.js (two players) or tablegame.js (three or four)
+//                    one page for all six variants (table.js), its parts chosen by the variant's traits
 //   #/watch/ID       watch a table (never uses a seat token)
 //   #/tgame/ID, #/tgame-watch/ID   old addresses of three- and four-player tables: rewritten to the two above
 //   #/history        finished games of every variant
@@ -15,17 +15,16 @@
 //
 // Plain ES modules, no build step: the server serves this folder as it is.
 
-import { TableSocket, api, prefs, seats } from "./api.js";
+import { api, prefs, seats } from "./api.js";
 import { has, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
-import { ProfilePage, claimSeat } from "./profile.js";
+import { ProfilePage } from "./profile.js";
 import { motionControls } from "./motion.js";
 import { botName, cardFace, h } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, rulesHref, rulesLink } from "./rules.js";
+import { participantsField, seatCount } from "./round.js";
 import { TablePage } from "./table.js";
-import { TableGamePage } from "./tablegame.js";
-import { SchnorpsPage, participantsField, seatCount } from "./schnorps.js";
 import { TournamentRoute } from "./tournament.js";
 
 const ctx = {
@@ -91,7 +90,12 @@ function setPref(name, value) {
 /** An option's label: our own words where the page knows the option, else its name and the server's help. */
 function optionLabel(opt) {
   if (has(`opt_${opt.name}`)) return t(`opt_${opt.name}`);
-  return h("span", {}, opt.name.replaceAll("_", " "), opt.help ? h("small", { class: "help" }, ` – ${opt.help}`) : null);
+  return h(
+    "span",
+    {},
+    opt.name.replaceAll("_", " "),
+    opt.help ? h("small", { class: "help" }, ` – ${opt.help}`) : null,
+  );
 }
 
 /**
@@ -110,7 +114,13 @@ function optionsFieldset(v, store, prefix) {
         h(
           "label",
           { class: "choice", for: id, title: opt.help || "" },
-          h("input", { type: "checkbox", id, name: opt.name, checked: Boolean(current), onchange: (e) => (store[k] = e.target.checked) }),
+          h("input", {
+            type: "checkbox",
+            id,
+            name: opt.name,
+            checked: Boolean(current),
+            onchange: (e) => (store[k] = e.target.checked),
+          }),
           " ",
           optionLabel(opt),
         ),
@@ -203,7 +213,12 @@ class LobbyPage {
     if (!v) return;
     const others = [];
     for (let seat = 1; seat < seatCount(v, this.form); seat++) others.push(this.seatChoice(v, seat));
-    const body = { variant: v.name, options: chosenOptions(v, this.form.options), seats: others, name: this.form.name || t("default_name") };
+    const body = {
+      variant: v.name,
+      options: chosenOptions(v, this.form.options),
+      seats: others,
+      name: this.form.name || t("default_name"),
+    };
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
     if (this.form.target !== "" && v.match_kind === "marken") body.target = Number(this.form.target);
     prefs.name = this.form.name;
@@ -263,7 +278,11 @@ class LobbyPage {
     const box = h("fieldset", { class: "options seats" }, h("legend", {}, two ? t("opponent") : t("seats_heading")));
     for (let seat = 1; seat < seatCount(v, this.form); seat++) {
       const id = `seat-${seat}`;
-      const select = h("select", { id, name: id, onchange: (e) => (this.form.seats[`${v.name}.${seat}`] = e.target.value) });
+      const select = h("select", {
+        id,
+        name: id,
+        onchange: (e) => (this.form.seats[`${v.name}.${seat}`] = e.target.value),
+      });
       for (const b of v.bots) select.append(h("option", { value: b, title: this.botHelp(b) }, this.botLabel(v, b)));
       select.append(h("option", { value: "friend" }, t("opponent_friend")));
       select.value = this.seatChoice(v, seat);
@@ -305,7 +324,11 @@ class LobbyPage {
         { class: "lobby-head" },
         h("h1", {}, t("lobby_heading")),
         // The four Aces in the chosen faces: what the cards will look like.
-        h("div", { class: "faces-preview" }, ["Ah", "Ad", "Ac", "As"].map((c) => cardFace(c, { ...ctx, cls: "mini" }))),
+        h(
+          "div",
+          { class: "faces-preview" },
+          ["Ah", "Ad", "Ac", "As"].map((c) => cardFace(c, { ...ctx, cls: "mini" })),
+        ),
       ),
     );
     if (this.error) form.append(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
@@ -319,9 +342,12 @@ class LobbyPage {
     form.append(this.renderVariants());
     // The rules of the chosen variant with the options chosen when the link is followed (rules.js).
     const rules = rulesLink(v.name, { id: "lobby-rules", text: t("rules_of", { variant: this.title(v.name) }) });
-    rules.addEventListener("click", () => (rules.href = rulesHref(v.name, { options: chosenOptions(v, this.form.options) })));
+    rules.addEventListener(
+      "click",
+      () => (rules.href = rulesHref(v.name, { options: chosenOptions(v, this.form.options) })),
+    );
     form.append(h("p", { class: "lobby-rules" }, rules));
-    // Schnorps for three or four (schnorps.js): how many take part, then their seats.
+    // Schnorps for three or four (round.js): how many take part, then their seats.
     const participants = participantsField(v, this.form, () => this.render());
     if (participants) form.append(participants);
     form.append(this.renderSeats(v));
@@ -348,7 +374,15 @@ class LobbyPage {
           "div",
           { class: "field" },
           h("label", { for: "target" }, t("target")),
-          h("input", { id: "target", type: "number", min: "1", max: "99", value: f.target, placeholder: String(v.target), oninput: (e) => (f.target = e.target.value) }),
+          h("input", {
+            id: "target",
+            type: "number",
+            min: "1",
+            max: "99",
+            value: f.target,
+            placeholder: String(v.target),
+            oninput: (e) => (f.target = e.target.value),
+          }),
         ),
       );
     }
@@ -357,10 +391,23 @@ class LobbyPage {
         "details",
         { class: "field seed-field" },
         h("summary", {}, t("seed")),
-        h("input", { id: "seed", type: "number", min: "0", value: f.seed, "aria-label": t("seed"), oninput: (e) => (f.seed = e.target.value) }),
+        h("input", {
+          id: "seed",
+          type: "number",
+          min: "0",
+          value: f.seed,
+          "aria-label": t("seed"),
+          oninput: (e) => (f.seed = e.target.value),
+        }),
       ),
     );
-    form.append(h("button", { type: "submit", class: "primary big", id: "start", disabled: this.busy }, this.busy ? t("starting") : t("start")));
+    form.append(
+      h(
+        "button",
+        { type: "submit", class: "primary big", id: "start", disabled: this.busy },
+        this.busy ? t("starting") : t("start"),
+      ),
+    );
     section.append(form);
 
     // Tables this browser holds a seat at.
@@ -372,7 +419,11 @@ class LobbyPage {
           h(
             "li",
             {},
-            h("a", { href: `#/table/${id}` }, `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`),
+            h(
+              "a",
+              { href: `#/table/${id}` },
+              `${t("resume")}: ${this.title(s.variant)} ${s.opponent ? "· " + s.opponent : ""} (${id})`,
+            ),
             " ",
             h(
               "button",
@@ -400,81 +451,26 @@ class LobbyPage {
         // A bot by its one name ("Computer (Stark)"), as at the table: the server gives its titles per seat.
         const titles = table.titles || [];
         const players = (table.players || [])
-          .map((p, i) => (titles[i] ? botName({ bot: p, titles: titles[i] }) : (typeof p === "string" ? p : p.name) || "…"))
+          .map((p, i) =>
+            titles[i] ? botName({ bot: p, titles: titles[i] }) : (typeof p === "string" ? p : p.name) || "…",
+          )
           .join(" – ");
-        list.append(h("li", {}, h("a", { href: `#/watch/${table.table_id}`, dataset: { kind: table.kind } }, `${t("watch")}: ${this.title(table.variant)} · ${players}`)));
+        list.append(
+          h(
+            "li",
+            {},
+            h(
+              "a",
+              { href: `#/watch/${table.table_id}`, dataset: { kind: table.kind } },
+              `${t("watch")}: ${this.title(table.variant)} · ${players}`,
+            ),
+          ),
+        );
       }
       live.append(list);
     }
     section.append(live);
     this.el.replaceChildren(section);
-  }
-}
-
-// ------------------------------------------------------------------ a table of any variant
-/**
- * `#/table/ID` and `#/watch/ID` for every variant: opens the table's socket and, as soon as the server says
- * which kind of table it is (`welcome.kind`, `state.kind`), hands the socket to the page that draws that kind
- * (two players: table.js; three or four: tablegame.js). Until then it shows that it connects.
- */
-class TableRoute {
-  constructor(el, tableId, { spectator, ctx: context }) {
-    this.el = el;
-    this.tableId = tableId;
-    this.spectator = spectator;
-    this.ctx = context;
-    this.page = null;
-    this.pending = [];
-    this.status = ["connecting", {}];
-    const saved = spectator ? null : seats.get(tableId);
-    // The seat is recorded for this browser's player once (its statistics count the games here): profile.js.
-    if (saved) claimSeat(tableId);
-    this.socket = new TableSocket(tableId, saved ? saved.token : null, {
-      onMessage: (m) => this.onMessage(m),
-      onStatus: (kind, info) => {
-        this.status = [kind, info];
-        if (kind === "gone") seats.forget(tableId);
-        this.render();
-      },
-    });
-    this.render();
-  }
-
-  onMessage(message) {
-    if (message.type === "error" && message.code === "bad_token") {
-      // The stored token holds no seat here (any more): forget it and watch instead.
-      seats.forget(this.tableId);
-      this.socket.token = null;
-      this.socket.send({ type: "hello", token: null });
-      return;
-    }
-    this.pending.push(message);
-    if (!message.kind) return;
-    const Page = { table_game: TableGamePage, schnorps_round: SchnorpsPage }[message.kind] || TablePage;
-    this.page = new Page(this.el, this.tableId, { spectator: this.spectator, ctx: this.ctx, socket: this.socket });
-    this.page.onStatus(...this.status);
-    for (const m of this.pending) this.page.onMessage(m);
-    this.pending = [];
-  }
-
-  render() {
-    if (this.page) {
-      this.page.render();
-      return;
-    }
-    const box = h("section", { class: "table-page", id: "table-route" });
-    const [kind] = this.status;
-    box.append(h("p", { class: kind === "gone" ? "notice error" : "notice" }, kind === "gone" ? t("table_unknown") : t("connecting")));
-    this.el.replaceChildren(box);
-  }
-
-  destroy() {
-    if (this.page && this.page.destroy) this.page.destroy();
-    else this.socket.close();
-  }
-
-  onKey(event) {
-    return Boolean(this.page && this.page.onKey && this.page.onKey(event));
   }
 }
 
@@ -490,7 +486,13 @@ function joinPage(el, code) {
     failed: "join_failed",
     submit: async (name) => {
       const { data } = await api("POST", "/api/join", { code, name });
-      seats.save(data.table_id, { token: data.token, seat: data.seat, variant: "", opponent: "friend", kind: data.kind });
+      seats.save(data.table_id, {
+        token: data.token,
+        seat: data.seat,
+        variant: "",
+        opponent: "friend",
+        kind: data.kind,
+      });
       // Leave the invitation's address so a reload goes to the table, not to the used invitation.
       history.replaceState(null, "", `${location.pathname}#/table/${data.table_id}`);
       route();
@@ -567,11 +569,25 @@ class HistoryPage {
     else {
       const rows = this.games.map((g) => {
         const players = (g.players || []).map((_, seat) => this.name(g, seat)).join(" – ");
-        const links = [h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link", download: "" }, t("record"))];
+        const links = [
+          h("a", { href: `/api/games/${g.game_id}/record`, class: "record-link", download: "" }, t("record")),
+        ];
         // The table's Bummerl sheet (JSON), kept with the records (sheet.js shows it at the table).
-        links.push(" · ", h("a", { href: `/api/tables/${encodeURIComponent(g.table_id)}/sheet`, class: "sheet-link", download: `bummerl-sheet-${g.table_id}.json` }, t("sc_heading")));
+        links.push(
+          " · ",
+          h(
+            "a",
+            {
+              href: `/api/tables/${encodeURIComponent(g.table_id)}/sheet`,
+              class: "sheet-link",
+              download: `bummerl-sheet-${g.table_id}.json`,
+            },
+            t("sc_heading"),
+          ),
+        );
         // Replays and analyses are there for the games the server says so (two-player games, for now).
-        if (g.replay) links.unshift(h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")), " · ");
+        if (g.replay)
+          links.unshift(h("a", { href: `#/replay/${g.game_id}`, class: "replay-link" }, t("replay")), " · ");
         const when = g.finished_at || g.started_at;
         const name = typeof g.variant === "string" ? g.variant : g.variant && (g.variant.title || g.variant.name);
         const variant = this.titles[name] || name;
@@ -599,7 +615,9 @@ class HistoryPage {
               h(
                 "tr",
                 {},
-                ["col_when", "col_variant", "col_game", "col_players", "col_result"].map((k) => h("th", { scope: "col" }, t(k))),
+                ["col_when", "col_variant", "col_game", "col_players", "col_result"].map((k) =>
+                  h("th", { scope: "col" }, t(k)),
+                ),
                 h("th", {}),
               ),
             ),
@@ -627,7 +645,8 @@ function route() {
     history.replaceState(null, "", `${location.pathname}#/join/${encodeURIComponent(oldJoin)}`);
   }
   const hash = location.hash.replace(/^#\/?/, "");
-  let [what, id] = hash.split("/");
+  const [first, id] = hash.split("/");
+  let what = first;
   const older = { tgame: "table", "tgame-watch": "watch" }[what];
   if (older && id) {
     // A bookmark of a three- or four-player table from before one address served every variant.
@@ -635,8 +654,8 @@ function route() {
     what = older;
   }
   if (what === "join" && id) page = joinPage(el, decodeURIComponent(id));
-  else if (what === "table" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: false, ctx });
-  else if (what === "watch" && id) page = new TableRoute(el, decodeURIComponent(id), { spectator: true, ctx });
+  else if (what === "table" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: false, ctx });
+  else if (what === "watch" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
   else if (what === "me") page = new ProfilePage(el, { ctx });
   else if (what === "rules") page = new RulesPage(el, hash.slice("rules/".length), { ctx });

@@ -73,7 +73,8 @@ function circle(cx, cy, r) {
   return `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0Z`;
 }
 
-const HEART = "M50 90C22 68 6 52 6 32C6 16 18 6 31 6C40 6 47 11 50 19C53 11 60 6 69 6C82 6 94 16 94 32C94 52 78 68 50 90Z";
+const HEART =
+  "M50 90C22 68 6 52 6 32C6 16 18 6 31 6C40 6 47 11 50 19C53 11 60 6 69 6C82 6 94 16 94 32C94 52 78 68 50 90Z";
 const DIAMOND = "M50 4L86 50L50 96L14 50Z";
 const CLUB = `${circle(50, 29, 19)}${circle(28, 59, 19)}${circle(72, 59, 19)}${circle(50, 52, 10)}M45 60L38 95H62L55 60Z`;
 const SPADE =
@@ -127,20 +128,46 @@ function place(suit, faces, x, y, size, flip = false) {
 const PIPS = {
   A: [[50, 75, false]],
   T: [
-    [32, 28, false], [68, 28, false], [50, 46, false], [32, 60, false], [68, 60, false],
-    [32, 90, true], [68, 90, true], [50, 104, true], [32, 122, true], [68, 122, true],
+    [32, 28, false],
+    [68, 28, false],
+    [50, 46, false],
+    [32, 60, false],
+    [68, 60, false],
+    [32, 90, true],
+    [68, 90, true],
+    [50, 104, true],
+    [32, 122, true],
+    [68, 122, true],
   ],
   9: [
-    [32, 30, false], [68, 30, false], [32, 58, false], [68, 58, false], [50, 75, false],
-    [32, 92, true], [68, 92, true], [32, 120, true], [68, 120, true],
+    [32, 30, false],
+    [68, 30, false],
+    [32, 58, false],
+    [68, 58, false],
+    [50, 75, false],
+    [32, 92, true],
+    [68, 92, true],
+    [32, 120, true],
+    [68, 120, true],
   ],
   8: [
-    [32, 30, false], [68, 30, false], [50, 52, false], [32, 75, false], [68, 75, false],
-    [50, 98, true], [32, 120, true], [68, 120, true],
+    [32, 30, false],
+    [68, 30, false],
+    [50, 52, false],
+    [32, 75, false],
+    [68, 75, false],
+    [50, 98, true],
+    [32, 120, true],
+    [68, 120, true],
   ],
   7: [
-    [32, 30, false], [68, 30, false], [50, 52, false], [32, 75, false], [68, 75, false],
-    [32, 120, true], [68, 120, true],
+    [32, 30, false],
+    [68, 30, false],
+    [50, 52, false],
+    [32, 75, false],
+    [68, 75, false],
+    [32, 120, true],
+    [68, 120, true],
   ],
 };
 

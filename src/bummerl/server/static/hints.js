@@ -52,12 +52,15 @@ function reason(hint, lang, say) {
   const values = (hint.values || []).map(([token, v]) => `${say(token)} ${points(v, lang)}`).join(" · ");
   let how;
   if (hint.method === "exact") how = t("hint_how_exact");
-  else if (hint.method === "search" && hint.worlds) how = t(hint.all_worlds ? "hint_how_all" : "hint_how_search", { n: hint.worlds });
+  else if (hint.method === "search" && hint.worlds)
+    how = t(hint.all_worlds ? "hint_how_all" : "hint_how_search", { n: hint.worlds });
   else if (hint.method === "search") how = t("hint_how_table");
   else if (hint.method === "bidding") how = t("hint_how_bidding");
   else if (hint.method === "forced") return t("hint_how_forced");
   else return t(hint.why === "early" ? "hint_how_early" : "hint_how_phase");
-  const unvalued = (hint.unvalued || []).length ? ` ${t("hint_unvalued", { actions: hint.unvalued.map(say).join(", ") })}` : "";
+  const unvalued = (hint.unvalued || []).length
+    ? ` ${t("hint_unvalued", { actions: hint.unvalued.map(say).join(", ") })}`
+    : "";
   return `${how}: ${values}${unvalued}`;
 }
 
@@ -160,7 +163,11 @@ export class TableHelp {
 
   showDialog(title, text, yes, go) {
     if (!this.dialog) {
-      this.dialog = h("dialog", { class: "confirm-dialog", id: "declare-confirm", "aria-labelledby": "declare-confirm-title" });
+      this.dialog = h("dialog", {
+        class: "confirm-dialog",
+        id: "declare-confirm",
+        "aria-labelledby": "declare-confirm-title",
+      });
       document.body.append(this.dialog);
     }
     const dialog = this.dialog;
@@ -178,7 +185,11 @@ export class TableHelp {
       h(
         "div",
         { class: "dialog-buttons" },
-        h("button", { type: "button", id: "confirm-no", class: "primary", onclick: () => close(false) }, t("confirm_no")),
+        h(
+          "button",
+          { type: "button", id: "confirm-no", class: "primary", onclick: () => close(false) },
+          t("confirm_no"),
+        ),
         h("button", { type: "button", id: "confirm-yes", onclick: () => close(true) }, yes),
       ),
     );
@@ -220,7 +231,14 @@ export class TableHelp {
     row.append(
       h(
         "button",
-        { type: "button", class: "action hint-button", id: "hint-button", disabled: !canAsk, onclick: () => this.ask(), dataset: { fkey: "hint" } },
+        {
+          type: "button",
+          class: "action hint-button",
+          id: "hint-button",
+          disabled: !canAsk,
+          onclick: () => this.ask(),
+          dataset: { fkey: "hint" },
+        },
         t("hint_button"),
       ),
     );
@@ -231,19 +249,38 @@ export class TableHelp {
       disabled: !at.allowed,
       onchange: (e) => this.setLearning(e.target.checked),
     });
-    row.append(h("label", { class: "choice", for: "learning-mode", title: t("learning_help") }, learning, " ", t("learning_mode")));
+    row.append(
+      h(
+        "label",
+        { class: "choice", for: "learning-mode", title: t("learning_help") },
+        learning,
+        " ",
+        t("learning_mode"),
+      ),
+    );
     if (at.needed.length) {
       const mine = at.agreed.includes(state.seat);
-      const vote = h("input", { type: "checkbox", id: "hints-vote", checked: mine, onchange: (e) => this.vote(e.target.checked) });
+      const vote = h("input", {
+        type: "checkbox",
+        id: "hints-vote",
+        checked: mine,
+        onchange: (e) => this.vote(e.target.checked),
+      });
       row.append(h("label", { class: "choice", for: "hints-vote" }, vote, " ", t("hints_vote")));
     }
     if (!this.confirming) {
-      const again = h("input", { type: "checkbox", id: "confirm-declare", onchange: (e) => (store(CONFIRM_KEY, e.target.checked), this.rerender()) });
+      const again = h("input", {
+        type: "checkbox",
+        id: "confirm-declare",
+        onchange: (e) => (store(CONFIRM_KEY, e.target.checked), this.rerender()),
+      });
       row.append(h("label", { class: "choice", for: "confirm-declare" }, again, " ", t("confirm_again")));
     }
     box.append(row);
-    if (at.needed.length) box.append(h("p", { class: "hints-status muted", id: "hints-status" }, this.agreementText(state)));
-    if (this.asking) box.append(h("p", { class: "hint-line muted", id: "hint-line", role: "status" }, t("hint_thinking")));
+    if (at.needed.length)
+      box.append(h("p", { class: "hints-status muted", id: "hints-status" }, this.agreementText(state)));
+    if (this.asking)
+      box.append(h("p", { class: "hint-line muted", id: "hint-line", role: "status" }, t("hint_thinking")));
     else if (hint) {
       box.append(
         h(
@@ -257,7 +294,14 @@ export class TableHelp {
     }
     const review = this.reviewLine(state, say, lang);
     if (review) box.append(review);
-    if (this.error) box.append(h("p", { class: "hint-error", id: "hint-error", role: "alert", dataset: { code: this.error.code } }, t("hint_refused", { message: this.error.message })));
+    if (this.error)
+      box.append(
+        h(
+          "p",
+          { class: "hint-error", id: "hint-error", role: "alert", dataset: { code: this.error.code } },
+          t("hint_refused", { message: this.error.message }),
+        ),
+      );
     return box;
   }
 
@@ -276,20 +320,30 @@ export class TableHelp {
     const r = this.review;
     if (!r || !this.learning) return null;
     const n = r.ply + 1;
-    if (r.pending) return h("p", { class: "review-line muted", id: "review-line", role: "status" }, t("review_pending", { n }));
+    if (r.pending)
+      return h("p", { class: "review-line muted", id: "review-line", role: "status" }, t("review_pending", { n }));
     const params = { n, action: say(r.action), best: say(r.best), loss: points(r.loss, lang).replace("+", "") };
-    const key = {
-      best: "review_best",
-      optimal: "review_best",
-      good: "review_good",
-      mistake: "review_mistake",
-      losing: "review_mistake",
-      forced: "review_forced",
-      not_valued: "review_not_valued",
-      unevaluated: r.why === "phase" ? "review_not_analysed" : "review_unevaluated",
-    }[r.verdict] || "review_unevaluated";
-    const cls = r.mistake ? "mistake" : r.verdict === "best" || r.verdict === "optimal" || r.verdict === "good" ? "fine" : "";
-    return h("p", { class: `review-line ${cls}`.trim(), id: "review-line", role: "status", dataset: { verdict: r.verdict } }, t(key, params));
+    const key =
+      {
+        best: "review_best",
+        optimal: "review_best",
+        good: "review_good",
+        mistake: "review_mistake",
+        losing: "review_mistake",
+        forced: "review_forced",
+        not_valued: "review_not_valued",
+        unevaluated: r.why === "phase" ? "review_not_analysed" : "review_unevaluated",
+      }[r.verdict] || "review_unevaluated";
+    const cls = r.mistake
+      ? "mistake"
+      : r.verdict === "best" || r.verdict === "optimal" || r.verdict === "good"
+        ? "fine"
+        : "";
+    return h(
+      "p",
+      { class: `review-line ${cls}`.trim(), id: "review-line", role: "status", dataset: { verdict: r.verdict } },
+      t(key, params),
+    );
   }
 
   /** Mark the advised card or button of the hint on the drawn table. */

@@ -140,7 +140,12 @@ function flyAway(card, rect, target) {
   copy.removeAttribute("aria-label");
   copy.removeAttribute("data-card");
   copy.classList.add("motion-ghost");
-  Object.assign(copy.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  Object.assign(copy.style, {
+    left: `${rect.left}px`,
+    top: `${rect.top}px`,
+    width: `${rect.width}px`,
+    height: `${rect.height}px`,
+  });
   ghosts.append(copy);
   const a = center(rect);
   const b = center(target);
@@ -170,7 +175,9 @@ export function motionPlay(root, before, hints = {}) {
   const hand = rects(root, HAND_CARDS);
   const played = [...trick.keys()].filter((code) => !before.trick.has(code));
   const taken = [...before.trick.keys()].filter((code) => !trick.has(code) && !hand.has(code));
-  const drawn = before.talon ? [...hand.keys()].filter((code) => !before.hand.has(code) && !before.trick.has(code)) : [];
+  const drawn = before.talon
+    ? [...hand.keys()].filter((code) => !before.hand.has(code) && !before.trick.has(code))
+    : [];
   const sounds = [];
   if (played.length) sounds.push("card");
   if (taken.length) sounds.push("trick");
@@ -295,11 +302,18 @@ export function motionControls(onChange = () => {}) {
   const system = reducedBySystem();
   const motionOptions = system ? { disabled: true, title: t("d_pref_motion_system") } : {};
   return [
-    toggle("motion-toggle", ICON_MOTION, t("d_pref_motion"), motionOn(), (value) => {
-      session.motion = value ? "on" : "off";
-      writePref("bummerl.motion", session.motion);
-      if (!value) finishMotion();
-    }, motionOptions),
+    toggle(
+      "motion-toggle",
+      ICON_MOTION,
+      t("d_pref_motion"),
+      motionOn(),
+      (value) => {
+        session.motion = value ? "on" : "off";
+        writePref("bummerl.motion", session.motion);
+        if (!value) finishMotion();
+      },
+      motionOptions,
+    ),
     toggle("sound-toggle", soundOn() ? ICON_SOUND_ON : ICON_SOUND_OFF, t("d_pref_sound"), soundOn(), (value) => {
       session.sound = value ? "on" : "off";
       writePref("bummerl.sound", session.sound);

@@ -58,7 +58,12 @@ export async function claimSeat(tableId) {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const player = await ensurePlayer();
-      const { data } = await api("POST", "/api/players/me/seats", { table_id: tableId, token: saved.token }, auth(player));
+      const { data } = await api(
+        "POST",
+        "/api/players/me/seats",
+        { table_id: tableId, token: saved.token },
+        auth(player),
+      );
       const held = data.claimed || data.reason === "already";
       // "-": held by another player, or this player sits elsewhere at the table: nothing to try again.
       seats.save(tableId, { ...seats.get(tableId), player: held ? player.id : "-" });
@@ -159,7 +164,8 @@ export class ProfilePage {
         }
         // Only the time left changes: the rest of the page (and a field being typed in) stays as it is.
         const left = this.el.querySelector("#transfer-code .left");
-        if (left && this.transfer) left.textContent = t("pf_transfer_left", { time: clock((this.transfer.until - Date.now()) / 1000) });
+        if (left && this.transfer)
+          left.textContent = t("pf_transfer_left", { time: clock((this.transfer.until - Date.now()) / 1000) });
       }, 1000);
     } catch (err) {
       this.error = err.message;
@@ -222,15 +228,29 @@ export class ProfilePage {
         t("pf_summary", { games: s.games, won: s.won, lost: s.lost }),
         s.drawn ? ` ${t("pf_drawn_n", { n: s.drawn })}` : "",
       ),
-      h("p", { class: "profile-bummerl", id: "profile-bummerl" }, t("pf_bummerl", { won: s.bummerl_won, lost: s.bummerl_lost })),
-      h("p", { class: "profile-runs", id: "profile-runs" }, t("pf_runs", { longest: s.longest_run, current: s.current_run })),
+      h(
+        "p",
+        { class: "profile-bummerl", id: "profile-bummerl" },
+        t("pf_bummerl", { won: s.bummerl_won, lost: s.bummerl_lost }),
+      ),
+      h(
+        "p",
+        { class: "profile-runs", id: "profile-runs" },
+        t("pf_runs", { longest: s.longest_run, current: s.current_run }),
+      ),
     );
     const head = h(
       "tr",
       {},
-      ["pf_col_variant", "pf_col_opponent", "pf_col_games", "pf_col_won", "pf_col_lost", "pf_col_bummerl", "pf_col_rating"].map((k) =>
-        h("th", { scope: "col" }, t(k)),
-      ),
+      [
+        "pf_col_variant",
+        "pf_col_opponent",
+        "pf_col_games",
+        "pf_col_won",
+        "pf_col_lost",
+        "pf_col_bummerl",
+        "pf_col_rating",
+      ].map((k) => h("th", { scope: "col" }, t(k))),
     );
     // Each cell names its column (`data-label`): on a phone a row is a block of labelled lines (sheet.css).
     const cell = (cls, key, text) => h("td", { class: cls, dataset: { label: t(key) } }, text);
@@ -247,13 +267,21 @@ export class ProfilePage {
         cell("num rating", "pf_col_rating", this.ratingText(r.rating)),
       ),
     );
-    box.append(h("div", { class: "scroll" }, h("table", { class: "games profile-table" }, h("thead", {}, head), h("tbody", {}, rows))));
+    box.append(
+      h(
+        "div",
+        { class: "scroll" },
+        h("table", { class: "games profile-table" }, h("thead", {}, head), h("tbody", {}, rows)),
+      ),
+    );
     box.append(h("p", { class: "muted small" }, t("pf_rating_note")));
     if (s.more) box.append(h("p", { class: "muted small" }, t("pf_more", { n: s.games })));
     if (s.recent && s.recent.length) {
       const list = h("ol", { class: "profile-recent" });
       for (const g of s.recent) {
-        const when = g.finished_at ? new Date(g.finished_at).toLocaleString(this.ctx.lang === "de" ? "de-AT" : "en-GB") : "";
+        const when = g.finished_at
+          ? new Date(g.finished_at).toLocaleString(this.ctx.lang === "de" ? "de-AT" : "en-GB")
+          : "";
         list.append(
           h(
             "li",
@@ -287,7 +315,9 @@ export class ProfilePage {
           ),
         );
       } else {
-        box.append(h("button", { type: "button", id: "make-code", onclick: () => this.makeCode() }, t("pf_transfer_make")));
+        box.append(
+          h("button", { type: "button", id: "make-code", onclick: () => this.makeCode() }, t("pf_transfer_make")),
+        );
       }
     }
     const form = h(
@@ -311,7 +341,13 @@ export class ProfilePage {
     box.append(form);
     if (player) {
       box.append(h("p", { class: "muted small" }, t("pf_transfer_note")));
-      box.append(h("button", { type: "button", class: "link", id: "forget-device", onclick: () => this.forget() }, t("pf_forget")));
+      box.append(
+        h(
+          "button",
+          { type: "button", class: "link", id: "forget-device", onclick: () => this.forget() },
+          t("pf_forget"),
+        ),
+      );
     }
     return box;
   }
@@ -332,7 +368,12 @@ export class ProfilePage {
           { class: "panel profile-name", onsubmit: (e) => this.saveName(e) },
           h("label", { for: "profile-name-input" }, t("your_name")),
           " ",
-          h("input", { id: "profile-name-input", maxlength: "40", value: name, oninput: (e) => (this.nameInput = e.target.value) }),
+          h("input", {
+            id: "profile-name-input",
+            maxlength: "40",
+            value: name,
+            oninput: (e) => (this.nameInput = e.target.value),
+          }),
           " ",
           h("button", { type: "submit" }, t("pf_save")),
         ),

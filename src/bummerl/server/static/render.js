@@ -58,20 +58,17 @@ export function cardBack({ cls = "", label = null } = {}) {
 /** A card in the player's hand: a button, disabled when the server does not list it as legal. */
 export function cardButton(code, { faces, lang, enabled, onClick, key = null, cls = "" }) {
   const name = cardName(code, faces, lang);
-  const button = h(
-    "button",
-    {
-      type: "button",
-      class: `card in-hand ${enabled ? "playable" : "unplayable"} ${cls}`.trim(),
-      "aria-label": key ? `${name} (${t("key_hint", { key })})` : name,
-      "aria-disabled": enabled ? null : "true",
-      dataset: { card: code, fkey: `card-${code}` },
-      onclick: () => {
-        if (enabled) onClick(code);
-      },
-      html: cardSvg(code, faces, lang),
+  const button = h("button", {
+    type: "button",
+    class: `card in-hand ${enabled ? "playable" : "unplayable"} ${cls}`.trim(),
+    "aria-label": key ? `${name} (${t("key_hint", { key })})` : name,
+    "aria-disabled": enabled ? null : "true",
+    dataset: { card: code, fkey: `card-${code}` },
+    onclick: () => {
+      if (enabled) onClick(code);
     },
-  );
+    html: cardSvg(code, faces, lang),
+  });
   if (key) button.append(h("span", { class: "key", "aria-hidden": "true" }, key));
   return button;
 }
@@ -107,7 +104,14 @@ export const SPECIAL_ACTIONS = ["exchange", "close", "declare"];
 
 /** Split the server's legal tokens by kind: plays, marriages (card led -> token), exchange, close, declares. */
 export function classifyLegal(legal) {
-  const out = { plays: new Set(), marriages: new Map(), exchange: false, close: false, declare: false, declareWith: [] };
+  const out = {
+    plays: new Set(),
+    marriages: new Map(),
+    exchange: false,
+    close: false,
+    declare: false,
+    declareWith: [],
+  };
   for (const token of legal || []) {
     if (token === "exchange") out.exchange = true;
     else if (token === "close") out.close = true;
@@ -165,7 +169,8 @@ export function reasonText(result, { person, closedBy, variant }) {
     case "closer_failed":
       return t("reason_closer_failed", person(closedBy ?? 1 - w));
     case "last_trick": {
-      const key = variant === "schnapsen" || variant === "schnapsen-scharf" ? "reason_last_trick" : "reason_last_trick_66";
+      const key =
+        variant === "schnapsen" || variant === "schnapsen-scharf" ? "reason_last_trick" : "reason_last_trick_66";
       return t(key, person(w));
     }
     case "stand":
@@ -188,6 +193,25 @@ export function botTitle(titles, fallback = "") {
 /** How the page calls a seat a bot holds, everywhere (lobby, table, history): "Computer (Stark)". */
 export function botName(player) {
   return t("computer_named", { bot: botTitle(player && player.titles, player && (player.bot || player.name)) });
+}
+
+/**
+ * Every seat's name at a table (`players` of a state, by seat): a person by name, a bot by its one name, and two
+ * bots of one kind numbered in seat order ("Computer 1 (Faustregeln)", "Computer 2 (Faustregeln)"), so that the
+ * log and the standing tell them apart. `null` for a seat without a name (an invited friend not there yet).
+ */
+export function seatNames(players) {
+  const title = (p) => botTitle(p.titles, p.bot || p.name);
+  const bots = (players || []).filter((p) => p && p.kind === "bot").map(title);
+  const seen = {};
+  return (players || []).map((p) => {
+    if (!p) return null;
+    if (p.kind !== "bot") return p.name || null;
+    const bot = title(p);
+    if (bots.filter((b) => b === bot).length < 2) return botName(p);
+    seen[bot] = (seen[bot] || 0) + 1;
+    return t("computer_numbered", { n: seen[bot], bot });
+  });
 }
 
 let variantsAsked = null;
@@ -239,7 +263,11 @@ export function variantLine(variant, variants) {
     { class: "variant-line", id: "variant-line" },
     h("strong", {}, variantTitle(variant.name, variants)),
     " · ",
-    h("span", { class: "house-rules-line" }, rules.length ? t("d_house_rules", { rules: rules.join(" · ") }) : t("d_standard_rules")),
+    h(
+      "span",
+      { class: "house-rules-line" },
+      rules.length ? t("d_house_rules", { rules: rules.join(" · ") }) : t("d_standard_rules"),
+    ),
   );
 }
 
@@ -248,7 +276,15 @@ export function variantLine(variant, variants) {
  * The table's banners: the own connection lost (retrying, with "reconnect now"), an error, and every other human
  * seat that is not connected (`players` of the state): one look tells why the game does not go on.
  */
-export function tableBanners({ connection, seconds = 0, onReconnect, error = null, players = [], mySeat = null, name }) {
+export function tableBanners({
+  connection,
+  seconds = 0,
+  onReconnect,
+  error = null,
+  players = [],
+  mySeat = null,
+  name,
+}) {
   const out = [];
   if (connection === "retry") {
     out.push(
@@ -264,7 +300,13 @@ export function tableBanners({ connection, seconds = 0, onReconnect, error = nul
   if (error) out.push(h("div", { class: "banner error", role: "alert" }, t("error", { message: error })));
   for (const p of players || []) {
     if (p.kind !== "human" || !p.joined || p.connected || p.seat === mySeat) continue;
-    out.push(h("div", { class: "banner warn offline", role: "status", dataset: { offline: String(p.seat) } }, t("d_offline", { name: name(p.seat) })));
+    out.push(
+      h(
+        "div",
+        { class: "banner warn offline", role: "status", dataset: { offline: String(p.seat) } },
+        t("d_offline", { name: name(p.seat) }),
+      ),
+    );
   }
   if (!out.length) out.push(h("div", { class: "banner hidden", "aria-hidden": "true" }));
   return out;

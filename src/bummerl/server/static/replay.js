@@ -9,7 +9,7 @@
 //
 // The server sends replays only for finished games, so nothing hidden is shown here. A two-player game is drawn
 // here; a three- or four-player game (the replay's `kind` is "table_game") with the live table's drawing
-// functions (tablegame.js): each step's board has the fields of a table view, and every hand is open.
+// functions (bidding.js, trick.js): each step's board has the fields of a table view, and every hand is open.
 
 import { AnalysisPoller, analysisBlock, replayStep } from "./analysis.js";
 import { api } from "./api.js";
@@ -27,7 +27,8 @@ import {
   sortHand,
   trumpBadge,
 } from "./render.js";
-import { eventText, lastBid, positions, resultText, seatTags, statusParts, tokenText, trickArea } from "./tablegame.js";
+import { eventText, lastBid, resultText, seatTags, statusParts, tableTrick, tokenText } from "./bidding.js";
+import { positions } from "./trick.js";
 
 export class ReplayPage {
   constructor(root, gameId, { ctx }) {
@@ -89,18 +90,20 @@ export class ReplayPage {
     return this.kind === "table_game";
   }
 
-  /** The page's `{ faces, lang, name }` for tablegame.js's drawing functions. */
+  /** The page's `{ faces, lang, name }` for bidding.js's drawing functions. */
   get o() {
     return { faces: this.faces, lang: this.lang, name: (seat) => this.nameOf(seat) };
   }
 
   nameOf(gameSeat) {
     // A game of Schnorps for three or four: its two game seats are the participants its result names.
-    const round = this.game && this.game.result && Array.isArray(this.game.result.players) ? this.game.result.players : null;
+    const round =
+      this.game && this.game.result && Array.isArray(this.game.result.players) ? this.game.result.players : null;
     const seat = round ? round[gameSeat] : gameSeat;
     // At a table game several seats may be the same bot: its seat tells them apart.
     const info = this.game && this.game.seats ? this.game.seats[seat] : null;
-    if (info && info.kind === "bot") return this.table ? `${botName(info)} · ${t("tg_seat", { n: seat + 1 })}` : botName(info);
+    if (info && info.kind === "bot")
+      return this.table ? `${botName(info)} · ${t("tg_seat", { n: seat + 1 })}` : botName(info);
     const players = (this.game && this.game.players) || [];
     const p = players[seat];
     const opponent = this.game && this.game.opponent;
@@ -127,7 +130,9 @@ export class ReplayPage {
 
   /** An action in words, as the page of its kind of table says it. */
   say(token) {
-    return this.table ? tokenText(token, this.o) : actionText(token, { faces: this.faces, lang: this.lang, marriages: this.marriages });
+    return this.table
+      ? tokenText(token, this.o)
+      : actionText(token, { faces: this.faces, lang: this.lang, marriages: this.marriages });
   }
 
   /** Above the board at the step of a decision the analysis flagged: who chose what, and what was better. */
@@ -181,7 +186,8 @@ export class ReplayPage {
   }
 
   render() {
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    const focusKey =
+      document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
     this.root.replaceChildren(this.build());
     if (focusKey) {
       const again = this.root.querySelector(`[data-fkey="${CSS.escape(focusKey)}"]`);
@@ -207,9 +213,19 @@ export class ReplayPage {
       "div",
       { class: "replay-nav", role: "toolbar" },
       h("button", { type: "button", onclick: () => this.go(0), dataset: { fkey: "first" } }, "« ", t("first")),
-      h("button", { type: "button", onclick: () => this.go(this.index - 1), dataset: { fkey: "prev" } }, "◀ ", t("prev")),
+      h(
+        "button",
+        { type: "button", onclick: () => this.go(this.index - 1), dataset: { fkey: "prev" } },
+        "◀ ",
+        t("prev"),
+      ),
       h("span", { class: "step-count", "aria-live": "polite" }, t("step", { i: this.index, n: n - 1 })),
-      h("button", { type: "button", onclick: () => this.go(this.index + 1), dataset: { fkey: "next" } }, t("next"), " ▶"),
+      h(
+        "button",
+        { type: "button", onclick: () => this.go(this.index + 1), dataset: { fkey: "next" } },
+        t("next"),
+        " ▶",
+      ),
       h("button", { type: "button", onclick: () => this.go(n - 1), dataset: { fkey: "last" } }, t("last"), " »"),
     );
     const slider = h("input", {
@@ -241,7 +257,8 @@ export class ReplayPage {
     for (let seat = 0; seat < this.players; seat++) {
       const name = this.nameOf(seat);
       const hand = h("div", { class: "hand tg-open-hand", role: "group", "aria-label": t("hand_of", { name }) });
-      for (const code of sortHand(step.hands[seat] || [], step.play_trump || step.trump)) hand.append(cardFace(code, { ...o, cls: "small" }));
+      for (const code of sortHand(step.hands[seat] || [], step.play_trump || step.trump))
+        hand.append(cardFace(code, { ...o, cls: "small" }));
       const moving = step.to_move === seat && step.phase !== "over";
       table.append(
         h(
@@ -254,12 +271,13 @@ export class ReplayPage {
         ),
       );
     }
-    table.append(h("div", { class: "tg-center" }, trickArea(step, where, o)));
+    table.append(h("div", { class: "tg-center" }, tableTrick(step, where, o)));
     board.append(table);
     const mini = (codes) => codes.map((c) => cardFace(c, { ...o, cls: "mini" }));
     const aside = [];
     if (step.talon.length) aside.push(h("div", { class: "tg-talon-open" }, t("tg_talon_open"), " ", mini(step.talon)));
-    if (step.discarded.length) aside.push(h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", mini(step.discarded)));
+    if (step.discarded.length)
+      aside.push(h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", mini(step.discarded)));
     if (aside.length) board.append(h("div", { class: "panel tg-aside" }, aside));
     return board;
   }
@@ -283,8 +301,15 @@ export class ReplayPage {
     const mid = h("div", { class: "middle" });
     const stock = h("div", { class: "stock" }, h("div", { class: "stock-title" }, trumpBadge(trump, opts)));
     const pile = h("div", { class: "pile" });
-    if (step.trump_card) pile.append(cardFace(step.trump_card, { ...opts, cls: `trump-card${step.closed_by !== null && step.closed_by !== undefined ? " turned" : ""}` }));
-    if (step.talon_size > 0) pile.append(cardBack({ cls: "talon-top", label: `${t("talon")}: ${t("talon_cards", { n: step.talon_size })}` }));
+    if (step.trump_card)
+      pile.append(
+        cardFace(step.trump_card, {
+          ...opts,
+          cls: `trump-card${step.closed_by !== null && step.closed_by !== undefined ? " turned" : ""}`,
+        }),
+      );
+    if (step.talon_size > 0)
+      pile.append(cardBack({ cls: "talon-top", label: `${t("talon")}: ${t("talon_cards", { n: step.talon_size })}` }));
     const left = step.talon_size + (step.trump_card ? 1 : 0);
     let caption = left ? `${t("talon")}: ${t("talon_cards", { n: left })}` : t("talon_empty");
     if (step.closed_by !== null && step.closed_by !== undefined) {
@@ -311,12 +336,28 @@ export class ReplayPage {
     const score = h(
       "table",
       { class: "score" },
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, this.nameOf(0)), h("th", { scope: "col" }, this.nameOf(1)))),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", {}), h("th", { scope: "col" }, this.nameOf(0)), h("th", { scope: "col" }, this.nameOf(1))),
+      ),
       h(
         "tbody",
         {},
-        h("tr", {}, h("th", { scope: "row" }, t("augen")), h("td", {}, String(step.augen[0])), h("td", {}, String(step.augen[1]))),
-        h("tr", {}, h("th", { scope: "row" }, t("tricks")), h("td", {}, String(step.tricks_won[0])), h("td", {}, String(step.tricks_won[1]))),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("augen")),
+          h("td", {}, String(step.augen[0])),
+          h("td", {}, String(step.augen[1])),
+        ),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("tricks")),
+          h("td", {}, String(step.tricks_won[0])),
+          h("td", {}, String(step.tricks_won[1])),
+        ),
       ),
     );
     board.append(h("div", { class: "actions" }, score));
@@ -327,10 +368,12 @@ export class ReplayPage {
   tableEvents(step, list) {
     if (step.action === null || step.action === undefined) list.append(h("li", {}, t("dealt")));
     for (const e of step.events || []) {
-      const text = e.type === "play" ? `${this.nameOf(e.seat)}: ${cardName(e.card, this.faces, this.lang)}` : eventText(e, this.o);
+      const text =
+        e.type === "play" ? `${this.nameOf(e.seat)}: ${cardName(e.card, this.faces, this.lang)}` : eventText(e, this.o);
       if (text) list.append(h("li", { class: e.seat === step.seat ? "replay-action" : "" }, text));
     }
-    if (step.action && !list.childElementCount) list.append(h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${tokenText(step.action, this.o)}`));
+    if (step.action && !list.childElementCount)
+      list.append(h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${tokenText(step.action, this.o)}`));
   }
 
   eventsPanel(step) {
@@ -346,7 +389,11 @@ export class ReplayPage {
     if (step.action === null || step.action === undefined) list.append(h("li", {}, t("dealt")));
     else if (!told)
       list.append(
-        h("li", { class: "replay-action" }, `${this.nameOf(step.seat)}: ${actionText(step.action, { faces: this.faces, lang: this.lang, marriages: this.marriages })}`),
+        h(
+          "li",
+          { class: "replay-action" },
+          `${this.nameOf(step.seat)}: ${actionText(step.action, { faces: this.faces, lang: this.lang, marriages: this.marriages })}`,
+        ),
       );
     for (const e of step.events || []) {
       let text = null;
@@ -355,7 +402,11 @@ export class ReplayPage {
       else if (e.type === "marriage")
         text = t("ev_marriage", { ...p, value: marriageWord(e.value), suit: suitName(e.suit, this.faces, this.lang) });
       else if (e.type === "exchange")
-        text = t("ev_exchange", { ...p, took: cardName(e.took, this.faces, this.lang), gave: cardName(e.gave, this.faces, this.lang) });
+        text = t("ev_exchange", {
+          ...p,
+          took: cardName(e.took, this.faces, this.lang),
+          gave: cardName(e.gave, this.faces, this.lang),
+        });
       else if (e.type === "close") text = t("ev_close", p);
       else if (e.type === "declare") text = t("ev_declare", p);
       if (text) list.append(h("li", {}, text));
@@ -373,17 +424,44 @@ export class ReplayPage {
       if (r.reason !== "redeal") box.append(h("p", {}, t("tg_augen", { a: r.augen[0], b: r.augen[1] })));
     } else if (r) {
       if (r.winner === null || r.winner === undefined) box.append(h("p", { class: "result-line" }, t("res_stand")));
-      else box.append(h("p", { class: "result-line" }, t("res_win", { you: false, name: this.nameOf(r.winner), points: pointsText(r.points, r.unit) })));
+      else
+        box.append(
+          h(
+            "p",
+            { class: "result-line" },
+            t("res_win", { you: false, name: this.nameOf(r.winner), points: pointsText(r.points, r.unit) }),
+          ),
+        );
       const last = this.steps[this.steps.length - 1] || {};
       const name = typeof g.variant === "string" ? g.variant : g.variant?.name;
       box.append(
-        h("p", {}, reasonText(r, { person: (p) => ({ you: false, name: this.nameOf(p) }), closedBy: last.closed_by, variant: name })),
+        h(
+          "p",
+          {},
+          reasonText(r, {
+            person: (p) => ({ you: false, name: this.nameOf(p) }),
+            closedBy: last.closed_by,
+            variant: name,
+          }),
+        ),
       );
-      if (r.augen) box.append(h("p", {}, t("final_augen", { a: `${this.nameOf(0)} ${r.augen[0]}`, b: `${r.augen[1]} ${this.nameOf(1)}` })));
+      if (r.augen)
+        box.append(
+          h("p", {}, t("final_augen", { a: `${this.nameOf(0)} ${r.augen[0]}`, b: `${r.augen[1]} ${this.nameOf(1)}` })),
+        );
     }
     const recordUrl = `/api/games/${encodeURIComponent(this.gameId)}/record?format=text`;
-    box.append(h("p", {}, h("a", { href: recordUrl, download: `bummerl-${this.gameId}.txt`, class: "download" }, t("download_record"))));
-    if (g.record) box.append(h("details", { class: "record" }, h("summary", {}, t("record")), h("pre", { class: "record-text" }, g.record)));
+    box.append(
+      h(
+        "p",
+        {},
+        h("a", { href: recordUrl, download: `bummerl-${this.gameId}.txt`, class: "download" }, t("download_record")),
+      ),
+    );
+    if (g.record)
+      box.append(
+        h("details", { class: "record" }, h("summary", {}, t("record")), h("pre", { class: "record-text" }, g.record)),
+      );
     const an = analysisBlock(this.analysis, {
       faces: this.faces,
       lang: this.lang,

@@ -121,7 +121,10 @@ export class RulesPage {
         h(
           "a",
           {
-            href: v.name === this.variant ? rulesHref(v.name, { options: this.options, table: this.table }) : rulesHref(v.name),
+            href:
+              v.name === this.variant
+                ? rulesHref(v.name, { options: this.options, table: this.table })
+                : rulesHref(v.name),
             "aria-current": current ? "page" : null,
             dataset: { variant: v.name },
           },
@@ -135,8 +138,17 @@ export class RulesPage {
   renderCards(groups) {
     const row = h("div", { class: "rules-cards" });
     for (const group of groups) {
-      const cards = group.codes.map((code) => cardFace(code, { faces: this.ctx.faces, lang: this.ctx.lang, cls: "rules-card" }));
-      row.append(h("figure", { class: "rules-figure" }, h("div", { class: "rules-pair" }, cards), h("figcaption", {}, group.caption)));
+      const cards = group.codes.map((code) =>
+        cardFace(code, { faces: this.ctx.faces, lang: this.ctx.lang, cls: "rules-card" }),
+      );
+      row.append(
+        h(
+          "figure",
+          { class: "rules-figure" },
+          h("div", { class: "rules-pair" }, cards),
+          h("figcaption", {}, group.caption),
+        ),
+      );
     }
     return row;
   }
@@ -146,7 +158,15 @@ export class RulesPage {
     return h(
       "table",
       { class: "rules-table", id: "rules-contracts" },
-      h("thead", {}, h("tr", {}, table.head.map((x) => h("th", { scope: "col" }, x)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          table.head.map((x) => h("th", { scope: "col" }, x)),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -182,7 +202,14 @@ export class RulesPage {
     if (this.data && this.loaded !== this.key() && this.loading !== this.key()) this.load();
     const box = h("section", { class: "rules-page", id: "rules-page" });
     const head = h("div", { class: "rules-head" });
-    if (this.table) head.append(h("a", { class: "rules-back", id: "rules-back", href: `#/table/${encodeURIComponent(this.table)}` }, t("rules_back")));
+    if (this.table)
+      head.append(
+        h(
+          "a",
+          { class: "rules-back", id: "rules-back", href: `#/table/${encodeURIComponent(this.table)}` },
+          t("rules_back"),
+        ),
+      );
     box.append(head);
     if (this.variants) box.append(this.renderVariants());
     if (this.error) box.append(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
@@ -194,12 +221,26 @@ export class RulesPage {
     }
     box.dataset.variant = d.variant;
     head.prepend(h("h1", {}, t("rules_heading", { variant: this.title(d.variant, d.title) })));
-    if (this.table) box.append(h("p", { class: "rules-table-note" }, t(Object.keys(d.options).length ? "rules_table_house" : "rules_table_plain")));
+    if (this.table)
+      box.append(
+        h(
+          "p",
+          { class: "rules-table-note" },
+          t(Object.keys(d.options).length ? "rules_table_house" : "rules_table_plain"),
+        ),
+      );
     const toc = h("nav", { class: "rules-toc", "aria-label": t("rules_contents") });
-    for (const s of d.sections) toc.append(h("a", { href: `#/rules/${encodeURIComponent(d.variant)}`, onclick: (e) => this.jump(e, s.id) }, s.heading));
+    for (const s of d.sections)
+      toc.append(
+        h("a", { href: `#/rules/${encodeURIComponent(d.variant)}`, onclick: (e) => this.jump(e, s.id) }, s.heading),
+      );
     box.append(toc);
     for (const s of d.sections) {
-      const section = h("section", { class: "panel rules-section", id: `rules-${s.id}`, dataset: { section: s.id } }, h("h2", {}, s.heading));
+      const section = h(
+        "section",
+        { class: "panel rules-section", id: `rules-${s.id}`, dataset: { section: s.id } },
+        h("h2", {}, s.heading),
+      );
       for (const text of s.text) section.append(h("p", {}, text));
       if (s.cards) section.append(this.renderCards(s.cards));
       if (s.table) section.append(this.renderTable(s.table));

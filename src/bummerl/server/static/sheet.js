@@ -48,11 +48,15 @@ function endingText(line, sheet, o) {
   const augen = line.augen || [];
   switch (line.reason) {
     case "declared":
-      return t("sc_declared", { augen: line.winner !== null && line.players ? augen[line.players.indexOf(line.winner)] : augen[line.winner] });
+      return t("sc_declared", {
+        augen: line.winner !== null && line.players ? augen[line.players.indexOf(line.winner)] : augen[line.winner],
+      });
     case "closer_won":
       return t(schnorps ? "sc_covered_won" : "sc_closed_won");
     case "closer_failed":
-      return t(schnorps ? "sc_covered_failed" : "sc_closed_failed", { name: o.name(line.closed_by ?? line.loser ?? 1 - line.winner) });
+      return t(schnorps ? "sc_covered_failed" : "sc_closed_failed", {
+        name: o.name(line.closed_by ?? line.loser ?? 1 - line.winner),
+      });
     case "wrong_declaration":
       return t("sc_wrong", { name: o.name(line.loser ?? 1 - line.winner) });
     case "last_trick":
@@ -149,7 +153,11 @@ function matchTable(match, sheet, o) {
   return h(
     "table",
     { class: "sheet-table", dataset: { match: String(match.match_no) } },
-    h("caption", {}, `${t(match.scoring === "points" ? "sc_match_table" : "sc_match", { n: match.match_no })} · ${standingNote(match)}`),
+    h(
+      "caption",
+      {},
+      `${t(match.scoring === "points" ? "sc_match_table" : "sc_match", { n: match.match_no })} · ${standingNote(match)}`,
+    ),
     h("thead", {}, head),
     h("tbody", {}, rows),
   );
@@ -160,7 +168,11 @@ function matchTable(match, sheet, o) {
  * `o`: `{ name(seat), tableId }` (how the page calls a seat). `null` sheet: nothing yet (a table being dealt).
  */
 export function sheetPanel(sheet, o) {
-  const box = h("section", { class: "panel sheet-panel", id: "sheet", "aria-labelledby": "sheet-title" }, h("h2", { id: "sheet-title" }, t("sc_heading")));
+  const box = h(
+    "section",
+    { class: "panel sheet-panel", id: "sheet", "aria-labelledby": "sheet-title" },
+    h("h2", { id: "sheet-title" }, t("sc_heading")),
+  );
   if (!sheet) {
     box.append(h("p", { class: "muted" }, t("connecting")));
     return box;
@@ -168,7 +180,11 @@ export function sheetPanel(sheet, o) {
   const matches = sheet.matches || [];
   const last = matches[matches.length - 1];
   if (matches.length > 1) {
-    const earlier = h("details", { class: "sheet-earlier" }, h("summary", {}, t("sc_earlier", { n: matches.length - 1 })));
+    const earlier = h(
+      "details",
+      { class: "sheet-earlier" },
+      h("summary", {}, t("sc_earlier", { n: matches.length - 1 })),
+    );
     for (const m of matches.slice(0, -1)) {
       earlier.append(matchTable(m, sheet, o));
       const end = matchEndText(m, sheet, o);
@@ -235,12 +251,20 @@ export function sheetText(sheet, page) {
     const names = Array.from({ length: sides }, (_, side) => sideLabel(sheet, side, o));
     const width = Math.max(6, ...names.map((n) => n.length));
     const pad = (s, w = width) => String(s).padStart(w);
-    out.push(`${t(match.scoring === "points" ? "sc_match_table" : "sc_match", { n: match.match_no })} · ${standingNote(match)}`);
-    out.push(`${pad("#", 3)}  ${t("sc_dealer").padEnd(width)}  ${names.map((n) => pad(n)).join("  ")}  ${t("sc_game")}`);
-    out.push(`${pad("", 3)}  ${"".padEnd(width)}  ${(match.start || []).map((n) => pad(n)).join("  ")}  ${t("sc_start")}`);
+    out.push(
+      `${t(match.scoring === "points" ? "sc_match_table" : "sc_match", { n: match.match_no })} · ${standingNote(match)}`,
+    );
+    out.push(
+      `${pad("#", 3)}  ${t("sc_dealer").padEnd(width)}  ${names.map((n) => pad(n)).join("  ")}  ${t("sc_game")}`,
+    );
+    out.push(
+      `${pad("", 3)}  ${"".padEnd(width)}  ${(match.start || []).map((n) => pad(n)).join("  ")}  ${t("sc_start")}`,
+    );
     for (const line of match.games || []) {
       const dealer = seatLabel(sheet, line.dealer, o).padEnd(width);
-      out.push(`${pad(line.game_no, 3)}  ${dealer}  ${(line.standing || []).map((n) => pad(n)).join("  ")}  ${lineText(line, sheet, o)}`);
+      out.push(
+        `${pad(line.game_no, 3)}  ${dealer}  ${(line.standing || []).map((n) => pad(n)).join("  ")}  ${lineText(line, sheet, o)}`,
+      );
     }
     const end = matchEndText(match, sheet, o);
     if (end) out.push(end);

@@ -18,7 +18,6 @@ const POLL_MS = 2500;
 const FORMATS = ["swiss", "round-robin", "knock-out"];
 const UNITS = ["game", "bummerl"];
 
-
 /** What this browser holds of each tournament: the organiser's token, the participant's token and number. */
 const mine = {
   all() {
@@ -98,7 +97,12 @@ class NewPage {
     this.render();
     try {
       const { data } = await api("POST", "/api/tournaments", body);
-      mine.save(data.id, { organiser_token: data.organiser_token, code: data.code, invite_url: data.invite_url, name: body.name });
+      mine.save(data.id, {
+        organiser_token: data.organiser_token,
+        code: data.code,
+        invite_url: data.invite_url,
+        name: body.name,
+      });
       location.hash = `#/tournaments/${data.id}`;
     } catch (err) {
       this.busy = false;
@@ -109,13 +113,18 @@ class NewPage {
 
   render() {
     const f = this.form;
-    const form = h("form", { class: "panel", id: "new-tournament-form", onsubmit: (e) => this.create(e) }, h("h1", {}, t("tn_heading_new")));
+    const form = h(
+      "form",
+      { class: "panel", id: "new-tournament-form", onsubmit: (e) => this.create(e) },
+      h("h1", {}, t("tn_heading_new")),
+    );
     add(form, h("p", { class: "muted" }, t("tn_intro")), notice(this.error));
     if (!this.variants) {
       form.append(h("p", {}, t("connecting")));
     } else {
       const variant = h("select", { id: "tournament-variant", onchange: (e) => (f.variant = e.target.value) });
-      for (const v of this.variants) variant.append(h("option", { value: v.name }, variantTitle(v.name, this.variants)));
+      for (const v of this.variants)
+        variant.append(h("option", { value: v.name }, variantTitle(v.name, this.variants)));
       variant.value = f.variant;
       const format = h("select", {
         id: "tournament-format",
@@ -130,24 +139,63 @@ class NewPage {
       for (const name of UNITS) unit.append(h("option", { value: name }, t(`tn_unit_${name}`)));
       unit.value = f.unit;
       form.append(
-        field("tournament-name", t("tn_name"), h("input", { id: "tournament-name", maxlength: "40", value: f.name, placeholder: t("tn_default_name"), oninput: (e) => (f.name = e.target.value) })),
+        field(
+          "tournament-name",
+          t("tn_name"),
+          h("input", {
+            id: "tournament-name",
+            maxlength: "40",
+            value: f.name,
+            placeholder: t("tn_default_name"),
+            oninput: (e) => (f.name = e.target.value),
+          }),
+        ),
         field("tournament-variant", t("variant"), variant),
         field("tournament-format", t("tn_format"), format),
         field("tournament-unit", t("tn_unit"), unit),
       );
       if (f.format === "swiss") {
-        form.append(field("tournament-rounds", t("tn_rounds"), h("input", { id: "tournament-rounds", type: "number", min: "1", max: "20", value: f.rounds, oninput: (e) => (f.rounds = e.target.value) })));
+        form.append(
+          field(
+            "tournament-rounds",
+            t("tn_rounds"),
+            h("input", {
+              id: "tournament-rounds",
+              type: "number",
+              min: "1",
+              max: "20",
+              value: f.rounds,
+              oninput: (e) => (f.rounds = e.target.value),
+            }),
+          ),
+        );
       }
       form.append(
-        field("tournament-max", t("tn_max_players"), h("input", { id: "tournament-max", type: "number", min: "2", max: "64", value: f.max, oninput: (e) => (f.max = e.target.value) })),
-        h("button", { type: "submit", class: "primary big", id: "create-tournament", disabled: this.busy }, this.busy ? t("tn_creating") : t("tn_create")),
+        field(
+          "tournament-max",
+          t("tn_max_players"),
+          h("input", {
+            id: "tournament-max",
+            type: "number",
+            min: "2",
+            max: "64",
+            value: f.max,
+            oninput: (e) => (f.max = e.target.value),
+          }),
+        ),
+        h(
+          "button",
+          { type: "submit", class: "primary big", id: "create-tournament", disabled: this.busy },
+          this.busy ? t("tn_creating") : t("tn_create"),
+        ),
       );
     }
     const section = h("section", { class: "tournament" }, form);
     const known = Object.entries(mine.all()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
     if (known.length) {
       const list = h("ul", { class: "table-list", id: "my-tournaments" });
-      for (const [id, s] of known.slice(0, 10)) list.append(h("li", {}, h("a", { href: `#/tournaments/${id}` }, s.name || id)));
+      for (const [id, s] of known.slice(0, 10))
+        list.append(h("li", {}, h("a", { href: `#/tournaments/${id}` }, s.name || id)));
       section.append(h("section", { class: "panel" }, h("h2", {}, t("tn_yours")), list));
     }
     this.el.replaceChildren(section);
@@ -200,7 +248,14 @@ class TournamentPage {
     const s = this.stored;
     try {
       if (!this.variants) this.variants = (await api("GET", "/api/variants")).data;
-      this.data = (await api("GET", `/api/tournaments/${encodeURIComponent(this.id)}`, undefined, bearer(s.player_token || s.organiser_token))).data;
+      this.data = (
+        await api(
+          "GET",
+          `/api/tournaments/${encodeURIComponent(this.id)}`,
+          undefined,
+          bearer(s.player_token || s.organiser_token),
+        )
+      ).data;
       this.error = null;
     } catch (err) {
       if (err.status === 404) this.gone = true;
@@ -216,7 +271,7 @@ class TournamentPage {
   }
 
   async act(method, path, body, token) {
-    if (this.busy) return;
+    if (this.busy) return null;
     this.busy = true;
     this.error = null;
     this.render();
@@ -233,13 +288,23 @@ class TournamentPage {
   }
 
   async start() {
-    const started = await this.act("POST", `/api/tournaments/${encodeURIComponent(this.id)}/start`, {}, this.stored.organiser_token);
+    const started = await this.act(
+      "POST",
+      `/api/tournaments/${encodeURIComponent(this.id)}/start`,
+      {},
+      this.stored.organiser_token,
+    );
     if (started) this.load();
   }
 
   async addBot() {
     const bot = this.bot || this.variant().default_bot;
-    const added = await this.act("POST", `/api/tournaments/${encodeURIComponent(this.id)}/bots`, { bot }, this.stored.organiser_token);
+    const added = await this.act(
+      "POST",
+      `/api/tournaments/${encodeURIComponent(this.id)}/bots`,
+      { bot },
+      this.stored.organiser_token,
+    );
     if (added) this.load();
   }
 
@@ -256,18 +321,28 @@ class TournamentPage {
 
   openTable(table) {
     const d = this.data;
-    seats.save(table.table_id, { token: table.seat_token, seat: table.seat, kind: d.kind, variant: d.variant, opponent: null });
+    seats.save(table.table_id, {
+      token: table.seat_token,
+      seat: table.seat,
+      kind: d.kind,
+      variant: d.variant,
+      opponent: null,
+    });
     location.hash = `#/table/${encodeURIComponent(table.table_id)}`;
   }
 
   variant() {
-    return (this.variants || []).find((v) => v.name === (this.data && this.data.variant)) || { bots: [], default_bot: "" };
+    return (
+      (this.variants || []).find((v) => v.name === (this.data && this.data.variant)) || { bots: [], default_bot: "" }
+    );
   }
 
   /** A seat's or a participant's name: a computer as such (a filled seat by its bot), "(you)" after one's own. */
   who(name, kind, bot, player) {
     const shown = kind === "bot" ? this.botShown(name, bot) : name;
-    return player !== null && player !== undefined && player === this.data.you.player ? `${shown} ${t("tn_you")}` : shown;
+    return player !== null && player !== undefined && player === this.data.you.player
+      ? `${shown} ${t("tn_you")}`
+      : shown;
   }
 
   /** A bot by its one display name ("Computer (Stark)"); a second one of a kind keeps its number ("… 2"). */
@@ -290,32 +365,76 @@ class TournamentPage {
     const url = absoluteUrl(d.invite_url || s.invite_url || "");
     const input = h("input", { id: "tournament-invite", readonly: true, value: url, "aria-label": t("tn_invite") });
     box.append(
-      h("div", { class: "invite" }, h("span", {}, t("tn_invite")), input, h("button", {
-        type: "button",
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(url);
-          } catch {
-            input.select();
-          }
-        },
-      }, t("copy"))),
+      h(
+        "div",
+        { class: "invite" },
+        h("span", {}, t("tn_invite")),
+        input,
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(url);
+              } catch {
+                input.select();
+              }
+            },
+          },
+          t("copy"),
+        ),
+      ),
       h("p", { class: "muted", id: "tournament-code" }, t("tn_code", { code: d.join_code || s.code || "" })),
     );
     const v = this.variant();
-    const bots = h("select", { id: "tournament-bot", "aria-label": t("tn_add_bot"), onchange: (e) => (this.bot = e.target.value) });
-    for (const b of v.bots) bots.append(h("option", { value: b }, botName({ bot: b, titles: (v.bot_titles || {})[b] })));
+    const bots = h("select", {
+      id: "tournament-bot",
+      "aria-label": t("tn_add_bot"),
+      onchange: (e) => (this.bot = e.target.value),
+    });
+    for (const b of v.bots)
+      bots.append(h("option", { value: b }, botName({ bot: b, titles: (v.bot_titles || {})[b] })));
     bots.value = this.bot || v.default_bot;
     box.append(
-      h("div", { class: "row" }, bots, h("button", { type: "button", id: "add-bot", disabled: this.busy, onclick: () => this.addBot() }, t("tn_add_bot"))),
-      h("div", { class: "row" }, h("button", { type: "button", class: "primary big", id: "start-tournament", disabled: this.busy, onclick: () => this.start() }, this.busy ? t("tn_starting") : t("tn_start"))),
+      h(
+        "div",
+        { class: "row" },
+        bots,
+        h(
+          "button",
+          { type: "button", id: "add-bot", disabled: this.busy, onclick: () => this.addBot() },
+          t("tn_add_bot"),
+        ),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary big",
+            id: "start-tournament",
+            disabled: this.busy,
+            onclick: () => this.start(),
+          },
+          this.busy ? t("tn_starting") : t("tn_start"),
+        ),
+      ),
     );
     if (!s.player_token) {
       box.append(
         h(
           "form",
           { class: "row", onsubmit: (e) => this.joinToo(e) },
-          h("input", { id: "organiser-join-name", maxlength: "40", value: prefs.name, placeholder: t("your_name"), "aria-label": t("your_name") }),
+          h("input", {
+            id: "organiser-join-name",
+            maxlength: "40",
+            value: prefs.name,
+            placeholder: t("your_name"),
+            "aria-label": t("your_name"),
+          }),
           h("button", { type: "submit", id: "organiser-join", disabled: this.busy }, t("tn_play_too")),
         ),
       );
@@ -333,7 +452,11 @@ class TournamentPage {
     }
     box.append(
       h("h2", {}, t("tn_your_table", { n: mineNow.round })),
-      h("button", { type: "button", class: "primary big", id: "open-table", onclick: () => this.openTable(mineNow) }, t("tn_open_table")),
+      h(
+        "button",
+        { type: "button", class: "primary big", id: "open-table", onclick: () => this.openTable(mineNow) },
+        t("tn_open_table"),
+      ),
     );
     if (mineNow.status === "done") box.append(h("p", { class: "muted" }, t("tn_your_done")));
     return box;
@@ -351,14 +474,24 @@ class TournamentPage {
           card.append(h("p", {}, t("tn_bye", { who: this.who(s.name, s.kind, s.bot, s.player) })));
         } else {
           card.append(
-            h("div", { class: "head" }, h("span", {}, t("tn_table", { n: table.table })), h("span", {}, t(`tn_table_${table.status}`))),
+            h(
+              "div",
+              { class: "head" },
+              h("span", {}, t("tn_table", { n: table.table })),
+              h("span", {}, t(`tn_table_${table.status}`)),
+            ),
             h(
               "ul",
               {},
               table.seats.map((s) =>
                 h(
                   "li",
-                  { class: [s.winner ? "won" : "", s.player !== null && s.player === d.you.player ? "me" : ""].join(" ").trim() || null },
+                  {
+                    class:
+                      [s.winner ? "won" : "", s.player !== null && s.player === d.you.player ? "me" : ""]
+                        .join(" ")
+                        .trim() || null,
+                  },
                   this.who(s.name, s.kind, s.bot, s.player),
                   s.winner ? ` · ${t("tn_won")}` : "",
                   s.score !== null && s.score !== undefined ? ` (${s.score})` : "",
@@ -366,7 +499,10 @@ class TournamentPage {
               ),
             ),
           );
-          if (table.table_id) card.append(h("a", { href: `#/watch/${encodeURIComponent(table.table_id)}`, class: "watch" }, t("tn_watch")));
+          if (table.table_id)
+            card.append(
+              h("a", { href: `#/watch/${encodeURIComponent(table.table_id)}`, class: "watch" }, t("tn_watch")),
+            );
         }
         tables.append(card);
       }
@@ -395,7 +531,20 @@ class TournamentPage {
       "section",
       { class: "panel", id: "standings" },
       h("h2", {}, t("tn_standings")),
-      h("table", { class: "standings" }, h("thead", {}, h("tr", {}, cols.map((k, i) => h("th", { scope: "col", class: i === 1 ? "name" : null }, t(k))))), h("tbody", {}, rows)),
+      h(
+        "table",
+        { class: "standings" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            cols.map((k, i) => h("th", { scope: "col", class: i === 1 ? "name" : null }, t(k))),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
     );
   }
 
@@ -412,11 +561,27 @@ class TournamentPage {
       this.el.replaceChildren(section);
       return;
     }
-    const facts = [variantTitle(d.variant, this.variants), t(`tn_format_${d.format}`), t(`tn_unit_${d.unit}`), this.statusText(d)];
-    add(section, h("h1", {}, d.name), h("p", { class: "tn-status", id: "tournament-status", dataset: { status: d.status, round: d.round } }, facts.join(" · ")), notice(this.error));
+    const facts = [
+      variantTitle(d.variant, this.variants),
+      t(`tn_format_${d.format}`),
+      t(`tn_unit_${d.unit}`),
+      this.statusText(d),
+    ];
+    add(
+      section,
+      h("h1", {}, d.name),
+      h(
+        "p",
+        { class: "tn-status", id: "tournament-status", dataset: { status: d.status, round: d.round } },
+        facts.join(" · "),
+      ),
+      notice(this.error),
+    );
     if (d.status === "finished" && d.winner !== null) {
       const w = d.players.find((p) => p.player === d.winner);
-      section.append(h("p", { class: "panel winner", id: "tournament-winner" }, t("tn_winner", { name: w ? w.name : "" })));
+      section.append(
+        h("p", { class: "panel winner", id: "tournament-winner" }, t("tn_winner", { name: w ? w.name : "" })),
+      );
     }
     add(section, this.renderYourTable(d));
     if (d.status === "open") {
@@ -424,8 +589,16 @@ class TournamentPage {
       else section.append(h("p", { class: "notice" }, t("tn_waiting_start")));
     }
     const players = h("ul", { class: "players", id: "tournament-players" });
-    for (const p of d.players) players.append(h("li", { dataset: { player: p.player } }, this.who(p.name, p.kind, p.bot, p.player)));
-    section.append(h("section", { class: "panel" }, h("h2", {}, t("tn_players", { n: d.players.length })), d.players.length ? players : h("p", { class: "muted" }, t("tn_no_players"))));
+    for (const p of d.players)
+      players.append(h("li", { dataset: { player: p.player } }, this.who(p.name, p.kind, p.bot, p.player)));
+    section.append(
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, t("tn_players", { n: d.players.length })),
+        d.players.length ? players : h("p", { class: "muted" }, t("tn_no_players")),
+      ),
+    );
     if (d.rounds.length) section.append(this.renderRounds(d));
     if (d.status !== "open") section.append(this.renderStandings(d));
     this.el.replaceChildren(section);
