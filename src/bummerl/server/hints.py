@@ -80,6 +80,7 @@ from bummerl.bots.search import Budget, SearchBot, solvable
 from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.bots.table_search import TableSearchBot
 from bummerl.game import Game
+from bummerl.server.errors import RequestError
 from bummerl.server.messages import error_message
 from bummerl.table_game import Phase
 from bummerl.view import PlayerView, TableView
@@ -517,11 +518,8 @@ class _Job:
     advice: dict[str, Any] | None = None
 
 
-class _Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class _Refused(RequestError):
+    """A hint or review refused (sent with ``about`` naming the request)."""
 
 
 _SERVICES: weakref.WeakKeyDictionary[TableManager, HintService] = weakref.WeakKeyDictionary()

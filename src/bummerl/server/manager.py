@@ -40,6 +40,7 @@ from bummerl.errors import BummerlError, UnknownVariantError
 from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
+from bummerl.server.errors import RequestError
 from bummerl.server.leases import UnknownTableId
 from bummerl.server.links import TableLink
 from bummerl.server.rooms import FRIEND, FinishedGame, Room, TableError
@@ -160,13 +161,8 @@ class Joined:
         return f"/ws/tables/{self.table_id}"
 
 
-class CapacityError(Exception):
+class CapacityError(RequestError):
     """A cap is reached: ``code`` is ``server_full`` (503) or ``too_many_tables`` (429)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class TableManager:
@@ -262,11 +258,14 @@ class TableManager:
                     "too_many_tables",
                     f"you have {mine} tables open; come back to one of them or let one rest for "
                     f"{self.config.table_idle_seconds:.0f} s",
+                    status=429,
                 )
         if len(self.tables) >= self.config.max_live_tables:
             self.evict_idle(0.0)
             if len(self.tables) >= self.config.max_live_tables:
-                raise CapacityError("server_full", "every table of this server is in play; try again in a minute")
+                raise CapacityError(
+                    "server_full", "every table of this server is in play; try again in a minute", status=503
+                )
 
     async def _open(self, room: Room, creator: str | None) -> None:
         """Deal a new table's first game and make it live."""

@@ -64,6 +64,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
 from bummerl.errors import UnknownVariantError
+from bummerl.server.errors import RequestError
 from bummerl.server.storage import Repository, _Base, _GameRow, _OutcomeRow, _seats_of, _TableRow, hash_token, now
 from bummerl.tournament.ratings import bradley_terry
 from bummerl.variants import find_variant
@@ -112,14 +113,8 @@ _USED_EVERY = 86400.0
 SeatClaim = Literal["claimed", "already", "other_player", "other_seat"]
 
 
-class PlayerError(Exception):
+class PlayerError(RequestError):
     """A request the players' store refuses: an HTTP ``status`` and an error ``code`` (docs/web-ui.md)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 class _PlayerRow(_Base):
@@ -313,14 +308,18 @@ class PlayerStore:
             devices = s.scalar(select(func.count()).select_from(_KeyRow).where(_KeyRow.player_id == player_id)) or 0
             if devices >= MAX_DEVICES:
                 raise PlayerError(
-                    409, "too_many_devices", f"this player is on {devices} devices already: forget one of them first"
+                    "too_many_devices",
+                    f"this player is on {devices} devices already: forget one of them first",
+                    status=409,
                 )
             s.execute(
                 delete(_TransferRow).where((_TransferRow.player_id == player_id) | (_TransferRow.expires <= clock))
             )
             live = s.scalar(select(func.count()).select_from(_TransferRow)) or 0
             if live >= MAX_LIVE_CODES:
-                raise PlayerError(503, "busy", "too many transfer codes are open right now: try again in a few minutes")
+                raise PlayerError(
+                    "busy", "too many transfer codes are open right now: try again in a few minutes", status=503
+                )
         expires = clock + CODE_SECONDS
         for _ in range(8):
             code = _new_code()
@@ -338,7 +337,7 @@ class PlayerStore:
                 return _shown(code), expires
             except IntegrityError:
                 continue  # the lookup symbols are taken by another live code (or a code was issued meanwhile)
-        raise PlayerError(503, "busy", "no transfer code could be made right now: try again")
+        raise PlayerError("busy", "no transfer code could be made right now: try again", status=503)
 
     def redeem(self, text: str) -> tuple[PlayerData, str]:
         """The player of transfer code ``text`` with a new device key for this device; the code is used up.
@@ -350,7 +349,9 @@ class PlayerStore:
         code = normalize_code(text)
         if code is None:
             raise PlayerError(
-                400, "bad_code", f"a transfer code has {CODE_LOOKUP + CODE_SECRET} letters and digits, e.g. K7QM2-XHP90"
+                "bad_code",
+                f"a transfer code has {CODE_LOOKUP + CODE_SECRET} letters and digits, e.g. K7QM2-XHP90",
+                status=400,
             )
         lookup, digest, clock = code[:CODE_LOOKUP], _hash(code), self.clock()
         player_id: str | None = None
@@ -374,12 +375,12 @@ class PlayerStore:
                 if getattr(done, "rowcount", 0) == 1:
                     player_id = row.player_id
         if player_id is None:
-            raise PlayerError(404, "unknown_code", _UNKNOWN_CODE)
+            raise PlayerError("unknown_code", _UNKNOWN_CODE, status=404)
         key = secrets.token_urlsafe(32)
         with self._sessions.begin() as s:
             player = s.get(_PlayerRow, player_id)
             if player is None:
-                raise PlayerError(404, "unknown_code", _UNKNOWN_CODE)
+                raise PlayerError("unknown_code", _UNKNOWN_CODE, status=404)
             s.add(_KeyRow(key_hash=hash_token(key), player_id=player_id, created_at=now(), used_at=clock))
             s.flush()
             devices = s.scalar(select(func.count()).select_from(_KeyRow).where(_KeyRow.player_id == player_id)) or 0

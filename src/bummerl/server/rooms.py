@@ -52,6 +52,7 @@ from bummerl.rng import key_commitment
 from bummerl.server import hints
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
+from bummerl.server.errors import RequestError
 from bummerl.server.messages import (
     ActionMessage,
     ClientError,
@@ -165,14 +166,8 @@ def invitations(seats: Iterable[SeatData]) -> dict[int, str]:
     return {s.seat: s.join_code for s in seats if s.kind == FRIEND and not s.taken and s.join_code}
 
 
-class TableError(Exception):
-    """A request that the table refuses: ``code`` is an error code of docs/web.md."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
+class TableError(RequestError):
+    """A request that the table refuses: ``code`` is an error code of docs/web.md, ``rule`` the rule it breaks."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -480,7 +475,7 @@ class Room(abc.ABC):
         try:
             self.game.verify(action)
         except IllegalActionError as exc:
-            raise TableError("illegal_action", str(exc), exc.rule.name.lower()) from None
+            raise TableError("illegal_action", str(exc), rule=exc.rule.name.lower()) from None
         return action
 
     def first_legal(self) -> Action:
@@ -784,14 +779,14 @@ class Room(abc.ABC):
             raise TableError("waiting", "not every invited friend has joined yet")
         to_move = self.to_move
         if to_move is None:
-            raise TableError("game_over", "the game is over; send next_game to deal the next one", "game_over")
+            raise TableError("game_over", "the game is over; send next_game to deal the next one", rule="game_over")
         return seat, to_move
 
     def check_action(self, seat: int | None, token: str) -> Any:
         """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes)."""
         seat, to_move = self.playing(seat)
         if to_move != seat:
-            raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", "turn")
+            raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", rule="turn")
         return self.verified(seat, token)
 
     async def apply(self, seat: int, action: Any) -> None:

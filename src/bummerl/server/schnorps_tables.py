@@ -352,7 +352,9 @@ class LiveSchnorpsRound(TwoPlayerRoom):
         players = self.players_now
         if g is None:
             raise TableError(
-                "not_your_turn", f"seat {seat} waits this game: seats {players[0]} and {players[1]} play it", rule="turn"
+                "not_your_turn",
+                f"seat {seat} waits this game: seats {players[0]} and {players[1]} play it",
+                rule="turn",
             )
         if g != to_move:
             raise TableError("not_your_turn", f"it is seat {players[to_move]}'s turn, not seat {seat}'s", rule="turn")

@@ -48,6 +48,7 @@ from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstra
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from bummerl.server.errors import RequestError
 from bummerl.server.storage import Repository, _Base, now
 from bummerl.server.tournament_rounds import Outcome, Seating
 
@@ -65,14 +66,8 @@ OPEN, RUNNING, FINISHED = "open", "running", "finished"
 NEW, PLAYING, DONE = "new", "playing", "done"
 
 
-class TournamentError(Exception):
+class TournamentError(RequestError):
     """A request the tournament refuses: an HTTP ``status``, an error ``code`` of docs/web-tournaments.md."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 class _TournamentRow(_Base):
@@ -290,7 +285,7 @@ class TournamentStore:
         with self._sessions.begin() as s:
             found = s.scalar(select(_TournamentRow.id).where(_TournamentRow.join_code == join_code))
             if found is None:
-                raise TournamentError(404, "unknown_code", "no tournament has this join code")
+                raise TournamentError("unknown_code", "no tournament has this join code", status=404)
             number = self._enter(s, found, name, "human", None, token_hash)
         return found, number
 
@@ -316,16 +311,18 @@ class TournamentStore:
         if getattr(done, "rowcount", 0) != 1:
             row = s.get(_TournamentRow, tournament_id)
             if row is None:
-                raise TournamentError(404, "unknown_tournament", f"no tournament {tournament_id[:40]!r}")
+                raise TournamentError("unknown_tournament", f"no tournament {tournament_id[:40]!r}", status=404)
             if row.status != OPEN:
-                raise TournamentError(409, "started", "this tournament has started already: nobody can join any more")
-            raise TournamentError(409, "full", f"this tournament is full ({row.max_players} participants)")
+                raise TournamentError(
+                    "started", "this tournament has started already: nobody can join any more", status=409
+                )
+            raise TournamentError("full", f"this tournament is full ({row.max_players} participants)", status=409)
         key = name.casefold()
         clash = s.scalar(
             select(_PlayerRow.name).where(_PlayerRow.tournament_id == tournament_id, _PlayerRow.name_key == key)
         )
         if clash is not None:
-            raise TournamentError(409, "name_taken", f"somebody in this tournament is called {clash!r} already")
+            raise TournamentError("name_taken", f"somebody in this tournament is called {clash!r} already", status=409)
         number = s.scalar(select(_TournamentRow.entrants).where(_TournamentRow.id == tournament_id))
         assert number is not None
         try:
@@ -343,7 +340,7 @@ class TournamentStore:
             )
             s.flush()
         except IntegrityError:
-            raise TournamentError(409, "name_taken", f"somebody here is called {name!r} already") from None
+            raise TournamentError("name_taken", f"somebody here is called {name!r} already", status=409) from None
         return number - 1
 
     def start(self, tournament_id: str, bots: Sequence[str], plan: Callable[[int], int]) -> int:
@@ -359,20 +356,22 @@ class TournamentStore:
             )
             if getattr(touched, "rowcount", 0) != 1:
                 if s.get(_TournamentRow, tournament_id) is None:
-                    raise TournamentError(404, "unknown_tournament", f"no tournament {tournament_id[:40]!r}")
-                raise TournamentError(409, "started", "this tournament has started already")
+                    raise TournamentError("unknown_tournament", f"no tournament {tournament_id[:40]!r}", status=404)
+                raise TournamentError("started", "this tournament has started already", status=409)
             for bot in bots:
                 self._enter(s, tournament_id, _free_name(bot, _taken(s, tournament_id)), "bot", bot, None)
             row = s.get(_TournamentRow, tournament_id, populate_existing=True)
             assert row is not None
             if row.entrants < 2:
                 raise TournamentError(
-                    409, "too_few_players", f"a tournament needs two participants or more, not {row.entrants}"
+                    "too_few_players",
+                    f"a tournament needs two participants or more, not {row.entrants}",
+                    status=409,
                 )
             try:
                 rounds = plan(row.entrants)
             except ValueError as exc:
-                raise TournamentError(400, "bad_tournament", str(exc)) from None
+                raise TournamentError("bad_tournament", str(exc), status=400) from None
             row.status, row.rounds, row.started_at = RUNNING, rounds, now()
             return rounds
 
@@ -382,7 +381,7 @@ class TournamentStore:
         with self._sessions() as s:
             row = s.get(_TournamentRow, tournament_id)
             if row is None:
-                raise TournamentError(404, "unknown_tournament", f"no tournament {tournament_id[:40]!r}")
+                raise TournamentError("unknown_tournament", f"no tournament {tournament_id[:40]!r}", status=404)
             players = s.scalars(
                 select(_PlayerRow).where(_PlayerRow.tournament_id == tournament_id).order_by(_PlayerRow.number)
             ).all()

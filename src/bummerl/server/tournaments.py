@@ -105,7 +105,9 @@ def _kind(t: TournamentData) -> tuple[type[Room], Any]:
     try:
         return room_kind(t.variant, t.options)
     except BummerlError as exc:
-        raise TournamentError(409, "unplayable", f"this server cannot play this tournament any more: {exc}") from None
+        raise TournamentError(
+            "unplayable", f"this server cannot play this tournament any more: {exc}", status=409
+        ) from None
 
 
 class TournamentService:
@@ -148,16 +150,20 @@ class TournamentService:
         try:
             kind, v = room_kind(variant, options)
         except BummerlError as exc:
-            raise TournamentError(400, "bad_tournament", str(exc)) from None
+            raise TournamentError("bad_tournament", str(exc), status=400) from None
         try:
             check_format(format_, unit, kind.seat_count(v))
         except ValueError as exc:
-            raise TournamentError(400, "bad_tournament", str(exc)) from None
+            raise TournamentError("bad_tournament", str(exc), status=400) from None
         if rounds is not None and format_ != "swiss":
-            raise TournamentError(400, "bad_tournament", f"a {format_} sets its own number of rounds: leave rounds out")
+            raise TournamentError(
+                "bad_tournament", f"a {format_} sets its own number of rounds: leave rounds out", status=400
+            )
         if max_players > self.settings.max_players:
             raise TournamentError(
-                400, "bad_tournament", f"a tournament has at most {self.settings.max_players} participants"
+                "bad_tournament",
+                f"a tournament has at most {self.settings.max_players} participants",
+                status=400,
             )
         creator = hash_token(client) if client is not None else None
         if creator is not None:
@@ -165,7 +171,9 @@ class TournamentService:
             mine = await self.db.run(self.store.created_since, creator, since.replace("+00:00", "Z"))
             if mine >= self.settings.max_per_client:
                 raise TournamentError(
-                    429, "too_many_tournaments", f"you have {mine} unfinished tournaments from the last day"
+                    "too_many_tournaments",
+                    f"you have {mine} unfinished tournaments from the last day",
+                    status=429,
                 )
         token = secrets.token_urlsafe(32)
         tournament_id = secrets.token_urlsafe(9)
@@ -196,7 +204,9 @@ class TournamentService:
         t = await self._organised(tournament_id, token)
         name = self._bot_name(t, bot)
         if sum(p.kind == "bot" for p in t.players) >= self.settings.max_bots:
-            raise TournamentError(409, "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots")
+            raise TournamentError(
+                "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots", status=409
+            )
         return await self.db.run(self.store.add_bot, tournament_id, name)
 
     async def start(self, tournament_id: str, token: str | None, bots: list[str]) -> TournamentData:
@@ -205,12 +215,16 @@ class TournamentService:
         t = await self._organised(tournament_id, token)
         names = [self._bot_name(t, bot) for bot in bots]
         if sum(p.kind == "bot" for p in t.players) + len(names) > self.settings.max_bots:
-            raise TournamentError(409, "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots")
+            raise TournamentError(
+                "too_many_bots", f"a tournament has at most {self.settings.max_bots} bots", status=409
+            )
         if len(t.players) + len(names) > t.max_players:
-            raise TournamentError(409, "full", f"this tournament has room for {t.max_players} participants")
+            raise TournamentError("full", f"this tournament has room for {t.max_players} participants", status=409)
         running = await self.db.run(self.store.running)
         if len(running) >= self.settings.max_running:
-            raise TournamentError(503, "server_full", "every tournament place of this server is taken; try later")
+            raise TournamentError(
+                "server_full", "every tournament place of this server is taken; try later", status=503
+            )
         seats = self._seats(t)
         await self.db.run(
             self.store.start, tournament_id, names, lambda n: planned_rounds(t.format, n, seats, t.rounds)
@@ -223,7 +237,7 @@ class TournamentService:
         try:
             return kind.check_bot(bot, v)
         except BummerlError as exc:
-            raise TournamentError(400, "bad_bot", str(exc)) from None
+            raise TournamentError("bad_bot", str(exc), status=400) from None
 
     def _seats(self, t: TournamentData) -> int:
         kind, v = _kind(t)
@@ -232,15 +246,15 @@ class TournamentService:
     async def load(self, tournament_id: str) -> TournamentData:
         """The stored tournament; ``404`` for an unknown id."""
         if not TOURNAMENT_ID.fullmatch(tournament_id):
-            raise TournamentError(404, "unknown_tournament", f"no tournament {tournament_id[:40]!r}")
+            raise TournamentError("unknown_tournament", f"no tournament {tournament_id[:40]!r}", status=404)
         return await self.db.run(self.store.load, tournament_id)
 
     async def _organised(self, tournament_id: str, token: str | None) -> TournamentData:
         t = await self.load(tournament_id)
         if not token or not matches_token(t.organiser, hash_token(token)):
-            raise TournamentError(403, "not_organiser", "only the organiser of this tournament may do this")
+            raise TournamentError("not_organiser", "only the organiser of this tournament may do this", status=403)
         if t.status != OPEN:
-            raise TournamentError(409, "started", "this tournament has started already")
+            raise TournamentError("started", "this tournament has started already", status=409)
         return t
 
     # ------------------------------------------------------------------ what a client sees

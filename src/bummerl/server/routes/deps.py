@@ -16,11 +16,12 @@ from starlette.requests import HTTPConnection
 from bummerl.server.analyses import AnalysisRunner
 from bummerl.server.clients import client_key
 from bummerl.server.config import ServerConfig
+from bummerl.server.errors import RequestError
 from bummerl.server.limits import Limited, RateLimits
 from bummerl.server.manager import TableManager
 from bummerl.server.storage import Repository
 
-__all__ = ["Parts", "PartsDep", "check_rate", "client_of", "error", "parts", "rate_limited"]
+__all__ = ["Parts", "PartsDep", "check_rate", "client_of", "error", "parts", "rate_limited", "refused"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +52,12 @@ def client_of(connection: HTTPConnection) -> str:
 
 def error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> HTTPException:
     return HTTPException(status_code=status, detail={"code": code, "message": message}, headers=headers)
+
+
+def refused(exc: RequestError) -> HTTPException:
+    """The answer to a request the server refused: its status and code; ``Retry-After`` for a busy server."""
+    headers = {"Retry-After": "60"} if exc.status in (429, 503) else None
+    return error(exc.status, exc.code, exc.message, headers)
 
 
 def check_rate(p: Parts, what: Limited, client: str) -> None:

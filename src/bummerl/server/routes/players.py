@@ -40,7 +40,7 @@ from bummerl.server.players import (
     PlayerStore,
     statistics,
 )
-from bummerl.server.routes.deps import Parts, check_rate, client_of, error, rate_limited
+from bummerl.server.routes.deps import Parts, check_rate, client_of, error, rate_limited, refused
 
 __all__ = ["PlayerService", "router", "service_of"]
 
@@ -94,11 +94,6 @@ class ClaimSeat(BaseModel):
 
     table_id: str = Field(min_length=1, max_length=32)
     token: str = Field(min_length=1, max_length=256)
-
-
-def _refused(exc: PlayerError) -> Exception:
-    headers = {"Retry-After": "60"} if exc.status in (429, 503) else None
-    return error(exc.status, exc.code, exc.message, headers)
 
 
 def _key(authorization: str | None) -> str:
@@ -172,7 +167,7 @@ async def post_transfer(player: PlayerDep, connection: HTTPConnection, service: 
     try:
         code, expires = await service.parts.manager.db.run(service.store.issue_code, player.id)
     except PlayerError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     at = dt.datetime.fromtimestamp(expires, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return {"code": code, "expires_at": at, "expires_in": max(0, round(expires - time.time()))}
 
@@ -183,7 +178,7 @@ async def post_redeem(body: Redeem, connection: HTTPConnection, service: Service
     try:
         player, key = await service.parts.manager.db.run(service.store.redeem, body.code)
     except PlayerError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {**_player_json(player), "key": key}
 
 

@@ -23,7 +23,7 @@ from bummerl.server.database import StorageUnavailable
 from bummerl.server.manager import TABLE_ID, CapacityError, UnknownTable
 from bummerl.server.messages import CreateTable, JoinTable
 from bummerl.server.rooms import FRIEND, invitations
-from bummerl.server.routes.deps import Parts, PartsDep, client_of, error, rate_limited
+from bummerl.server.routes.deps import Parts, PartsDep, client_of, error, rate_limited, refused
 from bummerl.server.storage import StorageError
 
 __all__ = ["invite_url", "router"]
@@ -36,12 +36,6 @@ def invite_url(p: Parts, code: str) -> str:
     request's ``Host``; without one, the path alone (the page resolves it against its own origin)."""
     base = (p.config.public_url or "").rstrip("/")
     return f"{base}/#/join/{code}"
-
-
-def _capacity(exc: CapacityError) -> Exception:
-    if exc.code == "server_full":
-        return error(503, exc.code, exc.message, {"Retry-After": "60"})
-    return error(429, exc.code, exc.message, {"Retry-After": "60"})
 
 
 async def summary(p: Parts, table_id: str) -> dict[str, Any]:
@@ -70,7 +64,7 @@ async def post_table(body: CreateTable, connection: HTTPConnection, p: PartsDep)
     except BummerlError as exc:
         raise error(400, "bad_table", str(exc)) from None
     except CapacityError as exc:
-        raise _capacity(exc) from None
+        raise refused(exc) from None
     first = min(codes) if codes else None
     return {
         "table_id": room.id,

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bummerl.server.messages import PlayerName
-from bummerl.server.routes.deps import Parts, client_of, error, rate_limited
+from bummerl.server.routes.deps import Parts, client_of, rate_limited, refused
 from bummerl.server.tournament_rounds import MAX_ROUNDS
 from bummerl.server.tournament_store import TournamentData, TournamentError
 from bummerl.server.tournaments import TournamentService
@@ -127,11 +127,6 @@ def _bearer(authorization: str | None) -> str | None:
     return token or None
 
 
-def _refused(exc: TournamentError) -> Exception:
-    headers = {"Retry-After": "60"} if exc.status in (429, 503) else None
-    return error(exc.status, exc.code, exc.message, headers)
-
-
 #: The ``Authorization: Bearer <token>`` header, bounded like the seat tokens' (docs/security.md).
 Authorization = Annotated[str | None, Header(max_length=512)]
 
@@ -152,7 +147,7 @@ async def post_tournament(
             client_of(connection),
         )
     except TournamentError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {
         "id": t.id,
         "code": t.join_code,
@@ -170,7 +165,7 @@ async def post_join(body: JoinTournament, tournaments: ServiceDep) -> dict[str, 
     try:
         tournament_id, number, token = await tournaments.join(body.code, body.name)
     except TournamentError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {"id": tournament_id, "player": number, "player_token": token}
 
 
@@ -181,7 +176,7 @@ async def get_tournament(
     try:
         return await tournaments.state(tournament_id, _bearer(authorization))
     except TournamentError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
 
 
 @router.post("/tournaments/{tournament_id}/bots", status_code=201)
@@ -191,7 +186,7 @@ async def post_bot(
     try:
         number, name = await tournaments.add_bot(tournament_id, _bearer(authorization), body.bot)
     except TournamentError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {"player": number, "name": name}
 
 
@@ -207,5 +202,5 @@ async def post_start(
             tournament_id, _bearer(authorization), list(body.bots) if body is not None else []
         )
     except TournamentError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {"id": t.id, "status": t.status, "round": t.round, "planned_rounds": t.rounds, "players": len(t.players)}
