@@ -249,8 +249,12 @@ class _Deal:
     def _play_match(self, deal_seed: int, pairing: int, seating: str, kept: list[Player] | None) -> None:
         match = self.family.new_match(self.variant, deal_seed, self.deal)
         index = 0
-        while (game := match.next_game()) is not None:
-            match.finish(game, self._play(game, pairing, seating, index, kept, match.context()))
+        while not match.is_over:
+            game = match.deal_next()
+            result = self._play(game, pairing, seating, index, kept, match.context())
+            if not game.is_over:
+                game.result = result  # a forfeit: the match counts the game with the forfeit's result
+            match.complete(game)
             index += 1
         won = {"a": 0, "b": 0}
         given = {"a": 0, "b": 0}

@@ -7,17 +7,16 @@ one loop.  Three things still differ by family and are not hooks of the variant:
 * the result a forfeit stands for: the opponent scores the heaviest ordinary
   loss (3 game points, 6 Marken in Schnorps), or at a table game every other
   scoring unit scores 3 game points (:func:`forfeit_points`);
-* the match a deal is played as with ``--unit bummerl``: a Bummerl or Schnorps
-  :class:`~bummerl.match.Match`, or the 24-point
-  :class:`~bummerl.match.TableMatch` (:class:`ArenaMatch` wraps either);
+* who deals first in the match a deal is played as with ``--unit bummerl``
+  (the variant's :class:`~bummerl.series.Series`): drawn in a Bummerl, the
+  deal's dealer at a table game;
 * how long a built-in bot lives: the two-player arena made one per seating and
   kept it for the whole match, the table arena one per game; each keeps its rule
   so that every published measurement (docs/bots.md) stays reproducible.
 
-:func:`family_of` picks the family by asking the variant its number of players:
-it is the one place that tells the families apart.  When the variants name
-their match and forfeit (a ``Variant.new_match`` hook), this module shrinks to
-those calls.
+:func:`family_of` picks the family by the variant's ``FAMILY``: it is the one
+place that tells the families apart.  When the engines make a forfeit's result
+themselves, this module shrinks to the bots' lifetime.
 
 >>> from bummerl.variants import find_variant
 >>> [family_of(find_variant(v)).name for v in ("schnorps", "dreier")]
@@ -31,29 +30,19 @@ This module plays no game and makes no bot; it only turns results into scores.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from bummerl.game import Game
-from bummerl.variants import EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant
-from bummerl.view import MatchContext
+from bummerl.series import Result, Series, new_series
+from bummerl.table_game import TableGame
+from bummerl.two_player import TwoPlayerGame
+from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, Variant
+from bummerl.variants.bauernschnapsen import TableEndReason, TableResult
 
-__all__ = ["ArenaMatch", "Family", "Result", "family_of", "forfeit_points", "scoring_seats"]
+__all__ = ["Family", "Result", "family_of", "forfeit_points", "scoring_seats"]
 
 #: What each other scoring unit of a table game scores when a bot forfeits (the normal game's most).
 TABLE_FORFEIT_POINTS = 3
-
-
-class Result(Protocol):
-    """What the arena reads of a game's result (a two-player ``GameResult`` or a ``TableResult``)."""
-
-    @property
-    def points(self) -> int: ...
-
-    @property
-    def reason(self) -> Any: ...
-
-    def points_of(self, seat: int) -> int: ...
 
 
 def scoring_seats(players: int) -> tuple[int, ...]:
@@ -75,32 +64,6 @@ def forfeit_points(variant: Variant) -> int:
     return family_of(variant).forfeit_points(variant)
 
 
-class ArenaMatch(Protocol):
-    """A match as the arena plays it: games until it is over, then its winners."""
-
-    def next_game(self) -> Game | None:
-        """The next game to play, ``None`` once the match is over."""
-        ...
-
-    def finish(self, game: Game, result: Result) -> None:
-        """Score ``game`` with ``result`` (its own, or a forfeit's)."""
-        ...
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The scoring units (:func:`scoring_seats`) that won."""
-        ...
-
-    @property
-    def bummerl(self) -> Sequence[int]:
-        """Bummerl each scoring unit received (2 for a Schneider)."""
-        ...
-
-    def context(self) -> MatchContext | None:
-        """The match context for the views of the next game's bots (``None``: the bots are not told)."""
-        ...
-
-
 @dataclasses.dataclass(frozen=True)
 class Family:
     """The arena's knowledge of one family of rules (see the module docstring)."""
@@ -118,9 +81,14 @@ class Family:
         """The result of ``game`` when the bot in ``seat`` forfeits it."""
         raise NotImplementedError
 
-    def new_match(self, variant: Variant, seed: int, deal: int) -> ArenaMatch:
-        """The match that deal ``deal`` is played as with ``--unit bummerl``."""
+    def first_dealer(self, variant: Variant, deal: int) -> int | None:
+        """Who deals first in the match that deal ``deal`` is played as with ``--unit bummerl``
+        (``None``: drawn from the match seed)."""
         raise NotImplementedError
+
+    def new_match(self, variant: Variant, seed: int, deal: int) -> Series:
+        """The match that deal ``deal`` is played as with ``--unit bummerl``."""
+        return new_series(variant, seed=seed, first_dealer=self.first_dealer(variant, deal))
 
     def unit(self, variant: Variant) -> str:
         """What the points are: ``game points``, or ``Marken`` in Schnorps."""
@@ -139,48 +107,14 @@ class _TwoPlayer(Family):
         return "Marken" if TwoPlayerVariant.find(variant).match_kind == "marken" else "game points"
 
     def forfeit(self, game: Game, seat: int) -> Result:
-        from bummerl.two_player import TwoPlayerGame
-
         two = cast(TwoPlayerGame, game)
         augen = (two.augen(0), two.augen(1))
         points = self.forfeit_points(game.variant)
         return GameResult(1 - seat, points, EndReason.FORFEIT, augen, self.unit(game.variant))
 
-    def new_match(self, variant: Variant, seed: int, deal: int) -> ArenaMatch:
-        # The first dealer is drawn from the match seed, as in a Bummerl at the table.
-        return _Bummerl(TwoPlayerVariant.find(variant), seed)
-
-
-class _Bummerl:
-    def __init__(self, variant: TwoPlayerVariant, seed: int) -> None:
-        from bummerl.match import Match
-
-        self._match = Match(variant, seed=seed)
-
-    def next_game(self) -> Game | None:
-        return None if self._match.is_over else self._match.deal_next()
-
-    def finish(self, game: Game, result: Result) -> None:
-        from bummerl.two_player import TwoPlayerGame
-
-        two = cast(TwoPlayerGame, game)
-        if two.result is None:
-            # A forfeit: the match counts the game with the forfeit's result.
-            two.result = cast(GameResult, result)
-        self._match.complete(two)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        winner = self._match.winner
-        return () if winner is None else (winner,)
-
-    @property
-    def bummerl(self) -> Sequence[int]:
-        loser = self._match.loser
-        return [self._match.bummerl_for_loser if seat == loser else 0 for seat in (0, 1)]
-
-    def context(self) -> MatchContext | None:
-        return self._match.context()
+    def first_dealer(self, variant: Variant, deal: int) -> int | None:
+        # Drawn from the match seed, as in a Bummerl at the table.
+        return None
 
 
 class _Table(Family):
@@ -188,8 +122,6 @@ class _Table(Family):
         return TABLE_FORFEIT_POINTS
 
     def forfeit(self, game: Game, seat: int) -> Result:
-        from bummerl.table_game import TableEndReason, TableGame, TableResult
-
         table = cast(TableGame, game)
         units = scoring_seats(game.players)
         loser = seat % len(units)
@@ -204,53 +136,25 @@ class _Table(Family):
             (table.augen(0), table.augen(1)),
         )
 
-    def new_match(self, variant: Variant, seed: int, deal: int) -> ArenaMatch:
-        return _TableMatch(TableVariant.find(variant), seed, deal % variant.players)
+    def first_dealer(self, variant: Variant, deal: int) -> int | None:
+        return deal % variant.players
 
     def describe(self, result: Result, seating: str) -> dict[str, Any]:
-        from bummerl.table_game import TableResult
-
         table = cast(TableResult, result)
         declarer = None if table.declarer is None else seating[table.declarer]
         return {"contract": table.contract, "declarer": declarer}
 
 
-class _TableMatch:
-    def __init__(self, variant: TableVariant, seed: int, first_dealer: int) -> None:
-        from bummerl.match import TableMatch
-
-        self._match = TableMatch(variant, seed=seed, first_dealer=first_dealer)
-
-    def next_game(self) -> Game | None:
-        return None if self._match.is_over else self._match.table
-
-    def finish(self, game: Game, result: Result) -> None:
-        from bummerl.table_game import TableResult
-
-        self._match.score(cast(TableResult, result))
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self._match.winners
-
-    @property
-    def bummerl(self) -> Sequence[int]:
-        return self._match.bummerl
-
-    def context(self) -> MatchContext | None:
-        return None  # the table games' views carry no match context (yet)
-
-
+#: The arena's family of each family of rules (``Variant.FAMILY``).
 _FAMILIES = {
-    2: _TwoPlayer("two-player", bots_per_game=False, nobody_scored="draws"),
-    3: _Table("table", bots_per_game=True, nobody_scored="redeals"),
-    4: _Table("table", bots_per_game=True, nobody_scored="redeals"),
+    "two_player": _TwoPlayer("two-player", bots_per_game=False, nobody_scored="draws"),
+    "table_game": _Table("table", bots_per_game=True, nobody_scored="redeals"),
 }
 
 
 def family_of(variant: Variant) -> Family:
-    """The family of ``variant``, by its number of players."""
+    """The family of ``variant`` (its ``FAMILY``)."""
     try:
-        return _FAMILIES[variant.players]
+        return _FAMILIES[variant.FAMILY]
     except KeyError:
-        raise ValueError(f"the arena plays games of 2, 3 or 4 players, not {variant.players}") from None
+        raise ValueError(f"the arena plays no {variant.title}") from None
