@@ -78,7 +78,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pyspiel
@@ -93,9 +93,9 @@ from bummerl.rl.worlds import Chance, deal_chances, resample_table, resample_two
 from bummerl.rng import SplitMix64
 from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import VARIANTS, TableVariant, Variant, find_variant
-from bummerl.variants.two_player import SchnorpsVariant, marken
-from bummerl.view import PlayerView, TableView
+from bummerl.variants import VARIANTS, TableVariant, TwoPlayerVariant, Variant, find_variant
+from bummerl.variants.two_player import marken
+from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import view_to_json
 
 __all__ = [
@@ -150,13 +150,7 @@ def max_points(variant: Variant) -> int:
     >>> [max_points(v) for v in VARIANTS]
     [3, 3, 3, 8, 192, 192]
     """
-    top = siegpunkte(0, False)
-    if isinstance(variant, SchnorpsVariant):
-        return max(marken(points, covered) for points in range(1, top + 1) for covered in (False, True))
-    if isinstance(variant, TableVariant):
-        dearest = max([top, *(c.points for c in variant.contracts)])
-        return (dearest + int(variant.may_skip_talon)) << variant.max_doubling
-    return top
+    return _FAMILIES[variant.FAMILY].max_points(variant)
 
 
 def max_game_length(variant: Variant) -> int:
@@ -173,13 +167,7 @@ def max_game_length(variant: Variant) -> int:
     >>> [max_game_length(v) for v in VARIANTS]
     [23, 23, 27, 35, 83, 70]
     """
-    if not isinstance(variant, TableVariant):
-        return variant.deck_size + 3
-    n = variant.players
-    bidding = n * (len(variant.contracts) + 1)
-    talon = 2 + variant.talon_size if variant.talon_size else 0
-    doubling = n * (variant.max_doubling + 1)
-    return 2 + bidding + talon + doubling + n * variant.hand_size + 1
+    return _FAMILIES[variant.FAMILY].max_game_length(variant)
 
 
 def _game_type(variant: Variant | None) -> Any:
@@ -255,6 +243,8 @@ class BummerlGame(pyspiel.Game):  # type: ignore[misc]
         self.dealer = dealer
         self.space = ActionSpace.of(variant)
         self.encoder = ViewEncoder.of(variant)
+        #: What the variant's family of rules makes of the game: its chance model (see the module docstring).
+        self.family = _FAMILIES[variant.FAMILY]
 
     def new_initial_state(self) -> BummerlState:
         """The state before the deal: a chance node."""
@@ -272,7 +262,7 @@ class BummerlGame(pyspiel.Game):  # type: ignore[misc]
             return _Observer(self.encoder, info=bool(iig_obs_type.perfect_recall))
         raise ValueError(f"{GAME_NAME} observes for one player (public and own private information) only")
 
-    def state_from_view(self, view: PlayerView | TableView, rng: SplitMix64) -> BummerlState:
+    def state_from_view(self, view: View, rng: SplitMix64) -> BummerlState:
         """A state whose player ``view.player`` sees exactly ``view``, with the unseen cards drawn from ``rng``.
 
         What a bot searches from: it is given a view, never the game.  A table game is
@@ -284,13 +274,7 @@ class BummerlGame(pyspiel.Game):  # type: ignore[misc]
         """
         if view.variant != self.variant:
             raise ValueError(f"a view of {view.variant.title} for a game of {self.variant.title}")
-        if isinstance(view, TableView):
-            pack, actions = table_from_view(view, rng)
-            return self._replay([c.index for c in pack] + [self.space.index(a) for a in actions])
-        world = sample_world(infer(view), rng)
-        state = self.new_initial_state()
-        state._core.start_from(world_game(view, world), view)
-        return state
+        return self.family.from_view(self, view, rng)
 
     def _replay(self, history: list[int]) -> BummerlState:
         state = self.new_initial_state()
@@ -356,13 +340,7 @@ class BummerlState(pyspiel.State):  # type: ignore[misc]
             if player_id != core.root_view.player or core.acts:
                 raise ValueError("a state set up from a view can be resampled only for its player where it starts")
             return game.state_from_view(core.root_view, rng)  # type: ignore[no-any-return]
-        if isinstance(core.game, TableGame):
-            pack, actions = resample_table(core.game, player_id, rng)
-            return game._replay([c.index for c in pack] + [core.space.index(a) for a in actions])  # type: ignore[no-any-return]
-        assert isinstance(core.game, TwoPlayerGame)
-        cards = iter(resample_two_player(core.game, player_id, core.chances, core.acts, rng))
-        history = [next(cards).index if item.player == _CHANCE else item.action for item in self.full_history()]
-        return game._replay(history)  # type: ignore[no-any-return]
+        return game._replay(core.family.resample(self, player_id, rng))  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------------- Bummerl's side
     @property
@@ -370,12 +348,11 @@ class BummerlState(pyspiel.State):  # type: ignore[misc]
         """The engine's game (``None`` during the deal); its talon order is a placeholder until drawn."""
         return self._core.game
 
-    def view(self, seat: int) -> PlayerView | TableView:
+    def view(self, seat: int) -> View:
         """``seat``'s view of the engine's game."""
         if self._core.game is None:
             raise ValueError("the cards are still being dealt")
-        view: PlayerView | TableView = self._core.game.view(seat)
-        return view
+        return self._core.game.view(seat)
 
     def pack(self) -> list[Card]:
         """The pack order dealt so far (top card first), the undrawn talon in a placeholder order:
@@ -420,6 +397,7 @@ class _Core:
         self.dealer: int = game.dealer
         self.space: ActionSpace = game.space
         self.encoder: ViewEncoder = game.encoder
+        self.family: _Family = game.family
         self.pack_size = game.variant.deck_size
         #: The deal so far, one card per pack position.
         self.placed: list[Card] = []
@@ -472,75 +450,28 @@ class _Core:
         if self.game is None:
             taken = set(self.placed)
             return [c for c in deck(self.pack_size) if c not in taken]
-        assert isinstance(self.game, TwoPlayerGame) and self.pending is not None
-        drawn = set(self.drawn)
-        return sorted((c for c in self.game.talon if c not in drawn), key=_by_index)
+        assert self.pending is not None
+        return self.family.talon_cards(self)
 
     def apply(self, number: int) -> None:
         game = self.game
         if game is None:
-            self._deal(CARDS[number])
+            if CARDS[number] in self.placed:
+                raise ValueError(f"{CARDS[number].code} is dealt already")
+            self.placed.append(CARDS[number])
+            self.family.dealt(self)
         elif self.pending is not None:
-            self._draw(CARDS[number])
+            self.family.draw(self, CARDS[number])
         else:
             action = self.space.action(number)
-            if (
-                isinstance(game, TwoPlayerGame)
-                and game.lead is not None
-                and game.talon
-                and game.closed_by is None
-                and action.kind is ActionKind.PLAY
-            ):
+            need = self.family.draws(game, action)
+            if need:
                 # The card completes a trick and talon cards will be drawn: chance chooses them first.
                 self.pending = action
-                self.need = min(2, len(game.talon))
+                self.need = need
                 self.drawn = []
                 return
             self._act(action)
-
-    def _deal(self, card: Card) -> None:
-        if card in self.placed:
-            raise ValueError(f"{card.code} is dealt already")
-        self.placed.append(card)
-        v = self.variant
-        if isinstance(v, TableVariant):
-            if len(self.placed) == self.pack_size:
-                self.game = Game.from_deck(v, self.placed, self.dealer)
-            return
-        if len(self.placed) < 2 * v.hand_size + 1:
-            return
-        taken = set(self.placed)
-        game = TwoPlayerGame.from_deck(
-            v, self.placed + [c for c in deck(self.pack_size) if c not in taken], self.dealer
-        )
-        self.game = game
-        self.chances = deal_chances(game)
-        shown = (game.trump_card,) if game.trump_card is not None else ()
-        self.events.append(_Looked("deal", mine=(tuple(game.hands[0]), tuple(game.hands[1])), face_up=shown))
-
-    def _draw(self, card: Card) -> None:
-        game = self.game
-        pending = self.pending
-        assert isinstance(game, TwoPlayerGame) and pending is not None
-        if card not in game.talon or card in self.drawn:
-            raise ValueError(f"{card.code} is not a face-down talon card")
-        self.drawn.append(card)
-        if len(self.drawn) < self.need:
-            return
-        # The cards chosen go where the engine draws from: the end of its talon list, next card last.
-        talon = game.talon
-        for k, c in enumerate(self.drawn):
-            i, j = talon.index(c), len(talon) - 1 - k
-            talon[i], talon[j] = talon[j], talon[i]
-        if self.root_view is None:  # a game set up from a position has no pack to keep
-            game.deck = tuple(self.pack_order(talon))
-        self.pending = None
-        self.drawn = []
-        events = self._act(pending)
-        time = len(self.acts)
-        for e in events:
-            if isinstance(e, Draw) and not e.face_up:
-                self.chances.append(Chance(e.card, e.seat, time))
 
     def _act(self, action: Action) -> tuple[Any, ...]:
         game = self.game
@@ -549,15 +480,7 @@ class _Core:
         self.acts.append((seat, action))
         events = game.apply(action)
         self.events.extend(events)
-        if isinstance(game, TableGame):
-            kind = action.kind
-            if kind in (ActionKind.CUT, ActionKind.KNOCK):
-                self.events.append(_Looked("first", mine=tuple(game.first_three)))
-            elif kind in (ActionKind.CALL_TRUMP, ActionKind.TURN_TRUMP):
-                self.events.append(_Looked("hand", mine=tuple(tuple(h) for h in game.hands)))
-            if game.is_over:
-                # A redeal shows three Unter, a claim a whole hand: the cards every seat now knows.
-                self.events.append(_Looked("shown", shown=tuple(tuple(sorted(k, key=_by_index)) for k in game.known)))
+        self.family.looked(self, game, action)
         return events
 
     # ------------------------------------------------------------------ results
@@ -567,6 +490,7 @@ class _Core:
             return [0.0] * n
         assert self.game is not None
         result = self.game.result
+        assert result is not None  # is_terminal
         credited = [result.points_of(s) for s in range(n)]
         points = max(credited)
         if points == 0:
@@ -580,13 +504,7 @@ class _Core:
         if game is None:
             taken = set(self.placed)
             return self.placed + [c for c in deck(self.pack_size) if c not in taken]
-        if isinstance(game, TwoPlayerGame):
-            return self.pack_order(game.talon)
-        return list(game.deck)
-
-    def pack_order(self, talon: list[Card]) -> list[Card]:
-        """The deal, the talon cards drawn so far and the undrawn ``talon`` (engine order: next card last)."""
-        return self.placed + [c.card for c in self.chances[len(self.placed) :]] + talon[::-1]
+        return self.family.pack(self, game)
 
     def describe(self) -> str:
         head = f"{self.variant.name} dealer {self.dealer}"
@@ -599,16 +517,6 @@ class _Core:
         if self.pending is not None:
             out += f" pending {self.pending.token} drawn {' '.join(c.code for c in self.drawn) or '-'}"
         return out
-
-    def start_from(self, game: TwoPlayerGame, view: PlayerView) -> None:
-        """Begin at ``game`` (set up from a position) that ``view``'s player sees as ``view``."""
-        self.game = game
-        self.root_view = view
-        self.start = game.position()
-        self.placed = []
-        for seat in range(2):
-            shown = view if seat == view.player else game.view(seat)
-            self.events.append(_Start(seat, _canonical(shown)))
 
     # ------------------------------------------------------------------ observations
     def info_string(self, seat: int) -> str:
@@ -627,6 +535,200 @@ class _Core:
             return None
         view = self.game.view(seat)
         return self.encoder.information_state(view) if info else self.encoder.observation(view)
+
+
+# ====================================================================== the families
+class _Family:
+    """What one family of rules makes of the OpenSpiel game: its bounds and its chance model.
+
+    One object per family (:data:`_FAMILIES`), chosen once per game by ``Variant.FAMILY``.  Each keeps the
+    state it works on in the core (:class:`_Core`) it is handed, so that a copied state needs no copy of it.
+    """
+
+    def max_points(self, variant: Variant) -> int:
+        """See :func:`max_points`."""
+        raise NotImplementedError
+
+    def max_game_length(self, variant: Variant) -> int:
+        """See :func:`max_game_length`."""
+        raise NotImplementedError
+
+    def dealt(self, core: _Core) -> None:
+        """One more card of the deal is placed (``core.placed``): start the engine's game once it is enough."""
+        raise NotImplementedError
+
+    def draws(self, game: Game, action: Action) -> int:
+        """How many talon cards chance draws before ``action`` is played (0: it is played at once)."""
+        return 0
+
+    def talon_cards(self, core: _Core) -> list[Card]:
+        """The cards chance may draw for the pending action, by index."""
+        raise NotImplementedError
+
+    def draw(self, core: _Core, card: Card) -> None:
+        """Chance drew ``card`` for the pending action; play the action once every card is drawn."""
+        raise NotImplementedError
+
+    def looked(self, core: _Core, game: Game, action: Action) -> None:
+        """After ``action``: what the seats looked at outside the engine's events (added to ``core.events``)."""
+
+    def pack(self, core: _Core, game: Game) -> list[Card]:
+        """The pack order of the dealt ``game`` (see :meth:`BummerlState.pack`)."""
+        raise NotImplementedError
+
+    def resample(self, state: BummerlState, player_id: int, rng: SplitMix64) -> list[int]:
+        """The history of a state that ``player_id`` cannot tell from ``state`` (a decision node or the end)."""
+        raise NotImplementedError
+
+    def from_view(self, game: BummerlGame, view: View, rng: SplitMix64) -> BummerlState:
+        """See :meth:`BummerlGame.state_from_view`."""
+        raise NotImplementedError
+
+
+class _TwoPlayer(_Family):
+    """Schnapsen, 66, Schnorps: the deal places every card but the face-down talon, and a talon card is
+    chosen by chance only when it is drawn.
+
+    The games and views it is handed are the two-player engine's (``TwoPlayerGame``, ``PlayerView``): it is
+    chosen for the two-player family only, hence the casts.
+    """
+
+    def max_points(self, variant: Variant) -> int:
+        top = siegpunkte(0, False)
+        if cast(TwoPlayerVariant, variant).match_kind == "marken":  # Schnorps scores Marken
+            return max(marken(points, covered) for points in range(1, top + 1) for covered in (False, True))
+        return top
+
+    def max_game_length(self, variant: Variant) -> int:
+        return variant.deck_size + 3
+
+    def dealt(self, core: _Core) -> None:
+        v = core.variant
+        if len(core.placed) < 2 * v.hand_size + 1:
+            return
+        taken = set(core.placed)
+        game = TwoPlayerGame.from_deck(
+            v, core.placed + [c for c in deck(core.pack_size) if c not in taken], core.dealer
+        )
+        core.game = game
+        core.chances = deal_chances(game)
+        shown = (game.trump_card,) if game.trump_card is not None else ()
+        core.events.append(_Looked("deal", mine=(tuple(game.hands[0]), tuple(game.hands[1])), face_up=shown))
+
+    def draws(self, game: Game, action: Action) -> int:
+        g = cast(TwoPlayerGame, game)
+        if g.lead is not None and g.talon and g.closed_by is None and action.kind is ActionKind.PLAY:
+            return min(2, len(g.talon))
+        return 0
+
+    def talon_cards(self, core: _Core) -> list[Card]:
+        drawn = set(core.drawn)
+        return sorted((c for c in cast(TwoPlayerGame, core.game).talon if c not in drawn), key=_by_index)
+
+    def draw(self, core: _Core, card: Card) -> None:
+        game = cast(TwoPlayerGame, core.game)
+        pending = core.pending
+        assert pending is not None
+        if card not in game.talon or card in core.drawn:
+            raise ValueError(f"{card.code} is not a face-down talon card")
+        core.drawn.append(card)
+        if len(core.drawn) < core.need:
+            return
+        # The cards chosen go where the engine draws from: the end of its talon list, next card last.
+        talon = game.talon
+        for k, c in enumerate(core.drawn):
+            i, j = talon.index(c), len(talon) - 1 - k
+            talon[i], talon[j] = talon[j], talon[i]
+        if core.root_view is None:  # a game set up from a position has no pack to keep
+            game.deck = tuple(self._pack_order(core, talon))
+        core.pending = None
+        core.drawn = []
+        events = core._act(pending)
+        time = len(core.acts)
+        for e in events:
+            if isinstance(e, Draw) and not e.face_up:
+                core.chances.append(Chance(e.card, e.seat, time))
+
+    def pack(self, core: _Core, game: Game) -> list[Card]:
+        return self._pack_order(core, cast(TwoPlayerGame, game).talon)
+
+    @staticmethod
+    def _pack_order(core: _Core, talon: list[Card]) -> list[Card]:
+        """The deal, the talon cards drawn so far and the undrawn ``talon`` (engine order: next card last)."""
+        return core.placed + [c.card for c in core.chances[len(core.placed) :]] + talon[::-1]
+
+    def resample(self, state: BummerlState, player_id: int, rng: SplitMix64) -> list[int]:
+        core = state._core
+        cards = iter(resample_two_player(cast(TwoPlayerGame, core.game), player_id, core.chances, core.acts, rng))
+        return [next(cards).index if item.player == _CHANCE else item.action for item in state.full_history()]
+
+    def from_view(self, game: BummerlGame, view: View, rng: SplitMix64) -> BummerlState:
+        mine = cast(PlayerView, view)
+        world = world_game(mine, sample_world(infer(mine), rng))
+        state = game.new_initial_state()
+        # The state begins at the world's position, which the view's player sees as the view.
+        core = state._core
+        core.game = world
+        core.root_view = mine
+        core.start = world.position()
+        core.placed = []
+        for seat in range(2):
+            shown = mine if seat == mine.player else world.view(seat)
+            core.events.append(_Start(seat, _canonical(shown)))
+        return state
+
+
+class _Table(_Family):
+    """Dreierschnapsen, Bauernschnapsen: the whole pack (talon included) is dealt by chance at the start; the
+    cut, the trump call and the bidding then run on it.
+
+    The games and views it is handed are the table engine's (``TableGame``, ``TableView``): it is chosen for
+    the table family only, hence the casts.
+    """
+
+    def max_points(self, variant: Variant) -> int:
+        v = cast(TableVariant, variant)
+        dearest = max([siegpunkte(0, False), *(c.points for c in v.contracts)])
+        return (dearest + int(v.may_skip_talon)) << v.max_doubling
+
+    def max_game_length(self, variant: Variant) -> int:
+        v = cast(TableVariant, variant)
+        n = v.players
+        bidding = n * (len(v.contracts) + 1)
+        talon = 2 + v.talon_size if v.talon_size else 0
+        doubling = n * (v.max_doubling + 1)
+        return 2 + bidding + talon + doubling + n * v.hand_size + 1
+
+    def dealt(self, core: _Core) -> None:
+        if len(core.placed) == core.pack_size:
+            core.game = Game.from_deck(core.variant, core.placed, core.dealer)
+
+    def looked(self, core: _Core, game: Game, action: Action) -> None:
+        table = cast(TableGame, game)
+        kind = action.kind
+        if kind in (ActionKind.CUT, ActionKind.KNOCK):
+            core.events.append(_Looked("first", mine=tuple(table.first_three)))
+        elif kind in (ActionKind.CALL_TRUMP, ActionKind.TURN_TRUMP):
+            core.events.append(_Looked("hand", mine=tuple(tuple(h) for h in table.hands)))
+        if table.is_over:
+            # A redeal shows three Unter, a claim a whole hand: the cards every seat now knows.
+            core.events.append(_Looked("shown", shown=tuple(tuple(sorted(k, key=_by_index)) for k in table.known)))
+
+    def pack(self, core: _Core, game: Game) -> list[Card]:
+        return list(game.deck)
+
+    def resample(self, state: BummerlState, player_id: int, rng: SplitMix64) -> list[int]:
+        core = state._core
+        pack, actions = resample_table(cast(TableGame, core.game), player_id, rng)
+        return [c.index for c in pack] + [core.space.index(a) for a in actions]
+
+    def from_view(self, game: BummerlGame, view: View, rng: SplitMix64) -> BummerlState:
+        pack, actions = table_from_view(cast(TableView, view), rng)
+        return game._replay([c.index for c in pack] + [game.space.index(a) for a in actions])
+
+
+#: The part of each family of rules (``Variant.FAMILY``).
+_FAMILIES: dict[str, _Family] = {"two_player": _TwoPlayer(), "table_game": _Table()}
 
 
 class _Start(NamedTuple):
@@ -648,7 +750,7 @@ def _text(event: Any, seat: int) -> str:
     return "" if data is None else json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def _canonical(view: PlayerView | TableView) -> str:
+def _canonical(view: View) -> str:
     data = view_to_json(view)
     del data["variant"]  # the game's parameters say it
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
