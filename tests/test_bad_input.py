@@ -307,7 +307,7 @@ def _record_text() -> str:
         (lambda t: t.replace('[Seed "5"]', '[Seed "' + "9" * 5000 + '"]'), "must be an integer, not '9999"),
         (lambda t: t.replace('[Dealer "1"]', '[Dealer "2"]'), "Dealer must be 0 or 1"),
         (lambda t: t.replace('[Variant "schnapsen"]', '[Variant "skat"]'), "line 6: unknown variant 'skat'"),
-        (lambda t: t.replace('[Options ""]', '[Options "a"]'), "Options are name=value pairs"),
+        (lambda t: t.replace('[Options ""]', '[Options "a"]'), "options are written name=value pairs"),
         (lambda t: t.replace('[Options ""]', '[Options "a=1"]'), "no option 'a'"),
         (
             lambda t: t.replace('[Options ""]', '[Options "auto_declare=true,auto_declare=false"]'),

@@ -12,7 +12,8 @@ import pytest
 
 from bummerl.cards import Card, deck
 from bummerl.game import Game
-from bummerl.view import PlayerView, player_view
+from bummerl.two_player import player_view
+from bummerl.view import PlayerView
 from helpers import apply_all, cards_in, deal_game, position
 
 

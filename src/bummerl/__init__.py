@@ -23,9 +23,9 @@ from bummerl.game import Game
 from bummerl.match import Match, Session
 from bummerl.record import GameRecord, MatchRecord
 from bummerl.table_game import TableGame
-from bummerl.two_player import Trick, TwoPlayerGame
+from bummerl.two_player import Trick, TwoPlayerGame, player_view
 from bummerl.variants import VARIANTS, EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
-from bummerl.view import PlayerView, player_view
+from bummerl.view import PlayerView
 
 __version__ = "0.1.0"
 

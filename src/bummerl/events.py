@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 from bummerl.actions import DOUBLE_NAMES
 from bummerl.cards import Card, Rank, Suit
+from bummerl.rules.result import Result
 
 __all__ = [
     "Bid",
@@ -129,13 +130,12 @@ class GameEnd(NamedTuple):
     ('game_end', 3)
     """
 
-    result: Any
+    result: Result
     players: int = 2
 
     def to_json(self, seat: int | None) -> dict[str, Any]:
-        from bummerl.view_json import result_to_json  # the result's JSON is the bot protocol's (docs/protocol.md)
-
-        return {"type": "game_end", "result": result_to_json(self.result, self.players)}
+        # The result writes its own JSON: the bot protocol's (docs/protocol.md), as view_json's result_to_json.
+        return {"type": "game_end", "result": self.result.to_json(self.players)}
 
 
 # ------------------------------------------------------------------- the two-player talon

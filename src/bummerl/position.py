@@ -34,76 +34,91 @@ with the option ``close_min_facedown=1``), a closed field the
 trick piles contradict, a marriage whose cards the other player holds, a ``!``
 on a card nobody was shown, a first trick not led by Vorhand.
 
->>> game_from_position("schnapsen 1 1 Th AdJdKcJhJc/TcJsKdAhKs KhQsQdTsTdAcQhAsQc - - -/- -")
+>>> TwoPlayerPosition.parse("schnapsen 1 1 Th AdJdKcJhJc/TcJsKdAhKs KhQsQdTsTdAcQhAsQc - - -/- -")
 Traceback (most recent call last):
 ...
 bummerl.errors.PositionError: before the first trick Vorhand (seat 0) leads, not seat 1
 
->>> from bummerl.two_player import TwoPlayerGame
->>> game = TwoPlayerGame.deal("schnapsen", seed=3)
->>> text = position_of(game)
+>>> from bummerl.game import Game
+>>> text = Game.deal("schnapsen", seed=3).position()
 >>> text.split()[:4]
 ['schnapsen', '1', '0', 'Th']
->>> position_of(game_from_position(text)) == text
+>>> TwoPlayerPosition.parse(text).text() == text == Game.from_position(text).position()
 True
+
+:class:`TwoPlayerPosition` is the parse/format pair of the line, a value that knows no engine: the two-player
+engine writes its state into one (:meth:`bummerl.two_player.TwoPlayerGame.position`) and sets itself up from
+one (:meth:`~bummerl.two_player.TwoPlayerGame.read_position`).  This module must not import an engine.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from bummerl.cards import Card, Rank, Suit, card_order, deck, format_cards, marriage_value, parse_cards
 from bummerl.errors import PositionError
-from bummerl.two_player import TwoPlayerGame
+from bummerl.rules.options import format_variant, parse_variant
 from bummerl.variants import TwoPlayerVariant
 
-__all__ = ["game_from_position", "position_of"]
+__all__ = ["TwoPlayerPosition"]
 
 
-def position_of(game: TwoPlayerGame) -> str:
-    """The one-line position of ``game`` (which must not be over)."""
-    if game.result is not None:
-        raise PositionError("a finished game has no position; use its record")
-    v = game.variant
-    opts = v.options()
-    variant = v.name + (":" + ",".join(f"{k}={_fmt(val)}" for k, val in sorted(opts.items())) if opts else "")
-    trump = game.trump_card.code if game.trump_card is not None else game.trump.letter
-    hands = "/".join(_hand(game.hands[p], game.known[p]) for p in (0, 1))
-    talon = format_cards(reversed(game.talon)) or "-"
-    if game.closed_by is None:
-        closed = "-"
-    else:
-        closed = f"{game.closed_by}:{game.closed_opponent_augen}:{int(game.closed_opponent_had_trick)}"
-    lead = game.lead.code if game.lead is not None else "-"
-    won = "/".join(format_cards(game.won_cards[p]) or "-" for p in (0, 1))
-    marriages = "".join(f"{p}{s.letter}" for p, s in game.marriages) or "-"
-    return " ".join((variant, str(game.dealer), str(game.to_move), trump, hands, talon, closed, lead, won, marriages))
+class TwoPlayerPosition(NamedTuple):
+    """The state a position line holds (the lists are the engine's own form: the talon's next card last)."""
+
+    variant: TwoPlayerVariant
+    dealer: int
+    to_move: int
+    trump: Suit
+    trump_card: Card | None
+    hands: list[list[Card]]
+    #: Cards of each hand the other player was shown.
+    known: list[set[Card]]
+    #: The face-down talon, the next card to draw last.
+    talon: list[Card]
+    #: ``(closer, opponent_augen, opponent_had_trick)`` once closed.
+    closed: tuple[int, int, bool] | None
+    lead: Card | None
+    won: list[list[Card]]
+    marriages: list[tuple[int, Suit]]
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads the current trick (the one not to move while a card is led)."""
+        return 1 - self.to_move if self.lead is not None else self.to_move
+
+    def text(self) -> str:
+        """The one line (see the module docstring)."""
+        v = self.variant
+        trump = self.trump_card.code if self.trump_card is not None else self.trump.letter
+        hands = "/".join(_hand(self.hands[p], self.known[p]) for p in (0, 1))
+        talon = format_cards(reversed(self.talon)) or "-"
+        closed = "-" if self.closed is None else f"{self.closed[0]}:{self.closed[1]}:{int(self.closed[2])}"
+        lead = self.lead.code if self.lead is not None else "-"
+        won = "/".join(format_cards(self.won[p]) or "-" for p in (0, 1))
+        marriages = "".join(f"{p}{s.letter}" for p, s in self.marriages) or "-"
+        head = format_variant(v.name, v.options())
+        return " ".join((head, str(self.dealer), str(self.to_move), trump, hands, talon, closed, lead, won, marriages))
+
+    @classmethod
+    def parse(cls, text: str) -> TwoPlayerPosition:
+        """Read a position line; raises :class:`PositionError` naming what is malformed or unreachable."""
+        if not isinstance(text, str):
+            raise PositionError(f"a position is one line of text, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 10:
+            raise PositionError(f"a position has 10 fields, got {len(fields)}: {text!r}")
+        try:
+            return _parse(fields)
+        except PositionError:
+            raise
+        except ValueError as exc:
+            raise PositionError(f"malformed position {text!r}: {exc}") from None
 
 
-def game_from_position(text: str) -> TwoPlayerGame:
-    """Set up a game from its one-line position; raises :class:`PositionError`."""
-    if not isinstance(text, str):
-        raise PositionError(f"a position is one line of text, not {type(text).__name__}")
-    fields = text.split()
-    if len(fields) != 10:
-        raise PositionError(f"a position has 10 fields, got {len(fields)}: {text!r}")
-    try:
-        return _parse(fields)
-    except PositionError:
-        raise
-    except ValueError as exc:
-        raise PositionError(f"malformed position {text!r}: {exc}") from None
-
-
-def _parse(fields: list[str]) -> TwoPlayerGame:
+def _parse(fields: list[str]) -> TwoPlayerPosition:
     vtext, dealer_t, to_move_t, trump_t, hands_t, talon_t, closed_t, lead_t, won_t, marr_t = fields
-    name, _, opt_text = vtext.partition(":")
-    options: dict[str, str] = {}
-    for item in opt_text.split(",") if opt_text else ():
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise PositionError(f"variant options are written name=value, separated by commas, not {item!r}")
-        if key in options:
-            raise PositionError(f"variant option {key} is given twice")
-        options[key] = value
+    name, options = parse_variant(vtext)
     variant = TwoPlayerVariant.find(name)
     variant = variant.with_options(**options)
     dealer, to_move = _seat(dealer_t, "dealer"), _seat(to_move_t, "to_move")
@@ -171,34 +186,9 @@ def _parse(fields: list[str]) -> TwoPlayerGame:
     closed = _closed(closed_t)
     _check_reachable(variant, dealer, to_move, trump, trump_card, hands, known, talon, lead, won, marriages, closed)
 
-    g = object.__new__(TwoPlayerGame)
-    g.variant = variant
-    g.deck = ()
-    g.dealer = dealer
-    g.hands = hands
-    g.talon = talon
-    g.trump = trump
-    g.trump_card = trump_card
-    g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = closed or (None, 0, False)
-    # A position has no trick history: closing counts as before the first listed trick.
-    g.closed_at_trick = None if g.closed_by is None else 0
-    g.to_move = to_move
-    g.leader = leader
-    g.lead = lead
-    g.trick_augen = [sum(c.augen for c in won[0]), sum(c.augen for c in won[1])]
-    g.marriage_augen = [0, 0]
-    for p, s in marriages:
-        g.marriage_augen[p] += marriage_value(s, trump)
-    g.tricks_won = [len(won[0]) // 2, len(won[1]) // 2]
-    g.won_cards = won
-    g.tricks = []
-    g.marriages = marriages
-    g.known = known
-    g.actions = []
-    g.result = None
-    g.first_lead_done = bool(won[0] or won[1] or lead)
-    g._legal = None
-    return g
+    return TwoPlayerPosition(
+        variant, dealer, to_move, trump, trump_card, hands, known, talon, closed, lead, won, marriages
+    )
 
 
 def _closed(text: str) -> tuple[int, int, bool] | None:
@@ -311,9 +301,3 @@ def _seat(text: str, what: str) -> int:
     if text not in ("0", "1"):
         raise PositionError(f"{what} must be 0 or 1, got {text!r}")
     return int(text)
-
-
-def _fmt(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

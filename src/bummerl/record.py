@@ -72,9 +72,10 @@ from bummerl.game import Game
 from bummerl.match import Match
 from bummerl.rng import derive_seed, key_commitment
 from bummerl.rules.options import format_options, parse_options
+from bummerl.rules.result import Result as ResultProtocol
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import EndReason, GameResult, TwoPlayerVariant, Variant, find_variant
-from bummerl.variants.bauernschnapsen import TableEndReason, TableResult
+from bummerl.variants import EndReason, TwoPlayerVariant, Variant, find_variant
+from bummerl.variants.bauernschnapsen import TableEndReason
 
 __all__ = [
     "GameBuilder",
@@ -98,7 +99,8 @@ T = TypeVar("T")
 G = TypeVar("G", bound=Game)
 Format = Literal["text", "json"]
 #: The result of a finished game: a two-player game's or a table game's.
-Result: TypeAlias = GameResult | TableResult
+# A game's result, of either family (:class:`bummerl.rules.result.Result`): what a record reads of it.
+Result: TypeAlias = ResultProtocol
 
 #: Tags made from the finished game's result, in the order they are written (a table game's names its
 #: contract and its declarer; the Augen of a table game are the declarer's side's first).
@@ -1007,6 +1009,7 @@ def _game_from_obj(obj: Any) -> GameRecord:
         if not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
         _check_result(game, "-".join(str(p) for p in _score_list(result, "points", n)))
+        assert game.result is not None  # _check_result refused a token other than "*" for a game not over
         _check_result_obj(result, game.result)
     return GameRecord(
         dict(tags),

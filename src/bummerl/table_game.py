@@ -44,14 +44,12 @@ No I/O, no global state, no randomness but the seed given to :meth:`~bummerl.gam
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
-from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value, siegpunkte
-from bummerl.errors import IllegalActionError, Refusal, Rule
+from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value, parse_cards, siegpunkte
+from bummerl.engine import Game, register_engine
+from bummerl.errors import IllegalActionError, PositionError, Refusal, Rule
 from bummerl.events import (
     Bid,
     Cut,
@@ -70,14 +68,23 @@ from bummerl.events import (
 )
 from bummerl.events import Contract as ContractEvent
 from bummerl.events import Trick as TrickEvent
-from bummerl.game import Game
-from bummerl.rules.tricks import FollowRules, follow_refusal, legal_follows, trick_winner
-from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Requirement, TableVariant
+from bummerl.rules.options import format_variant, parse_variant
+from bummerl.rules.tricks import FollowRules, TableTrick, follow_refusal, legal_follows, trick_winner
+from bummerl.variants.bauernschnapsen import (
+    Bidders,
+    Contract,
+    Goal,
+    Phase,
+    Requirement,
+    TableEndReason,
+    TableResult,
+    TableVariant,
+)
+from bummerl.view import TableView
 
-if TYPE_CHECKING:
-    from bummerl.view import TableView
-
-__all__ = ["Phase", "TableEndReason", "TableGame", "TableResult", "TableTrick"]
+# Phase, TableEndReason, TableResult and TableTrick live below the engine (the views read them too); they are
+# named here as well because they are this engine's vocabulary, found next to it by code of one family.
+__all__ = ["Phase", "TableEndReason", "TableGame", "TableResult", "TableTrick", "table_view"]
 
 _K = ActionKind
 _CUT = Action.cut()
@@ -100,18 +107,6 @@ _BY_OPPONENTS, _BY_NOT_VORHAND = Bidders.OPPONENTS, Bidders.NOT_VORHAND
 _NEEDS_ACE, _NEEDS_FULL_SUIT, _NEEDS_ALL_TRUMPS = Requirement.ACE, Requirement.FULL_SUIT, Requirement.ALL_TRUMPS
 _R_TRUMP_CALL, _R_BIDDING, _R_BID_RIGHT = Rule.TRUMP_CALL, Rule.BIDDING, Rule.BID_RIGHT
 _R_MARRIAGE, _R_DECLARE = Rule.MARRIAGE, Rule.DECLARE
-
-
-class Phase(enum.Enum):
-    """Where the game stands."""
-
-    CUT = "cut"
-    TRUMP = "trump"
-    BIDDING = "bidding"
-    TALON = "talon"
-    DOUBLING = "doubling"
-    PLAY = "play"
-    OVER = "over"
 
 
 #: The kinds of action each phase takes, with the rule and the reason that
@@ -138,66 +133,6 @@ _TALON_STEPS: dict[str, tuple[frozenset[ActionKind], Rule, str]] = {
 _GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
 _NOT_VORHAND_BEFORE_TRICK: Refusal = (Rule.MARRIAGE, "only Vorhand may announce before winning a trick")
 _GENUG_NEEDS_TRICK: Refusal = (Rule.DECLARE, "'Genug' needs a trick just won or a marriage")
-
-
-class TableEndReason(enum.Enum):
-    """How a table game ended."""
-
-    #: Normal game: a correct "Genug".
-    DECLARED = "declared"
-    #: Normal game: "Genug" with fewer than 66; the other side scores.
-    WRONG_DECLARATION = "wrong_declaration"
-    #: Normal game without "Genug": the last trick's side scores 1.
-    LAST_TRICK = "last_trick"
-    #: A special contract reached its goal.
-    CONTRACT_WON = "contract_won"
-    #: A special contract failed.
-    CONTRACT_LOST = "contract_lost"
-    #: Farbenring or Herrenschnapser shown and won without play (four players).
-    CLAIMED = "claimed"
-    #: Three Unter in a player's first three cards: deal again, nobody scores.
-    REDEAL = "redeal"
-
-
-@dataclasses.dataclass(frozen=True)
-class TableResult:
-    """The end of one table game.
-
-    ``winners`` are the seats credited with ``points`` each (with four players
-    both members of the winning team; with three the soloist, or both
-    defenders).  ``augen`` are the declarer's side's and the defenders' counted
-    Augen; ``multiplier`` is 1, 2 (Kontra), 4 (Rekontra) or 8 (Subkontra).
-    """
-
-    contract: str
-    declarer: int | None
-    winners: tuple[int, ...]
-    points: int
-    reason: TableEndReason
-    augen: tuple[int, int]
-    multiplier: int = 1
-
-    def points_of(self, seat: int) -> int:
-        """Game points credited to ``seat`` by this game."""
-        return self.points if seat in self.winners else 0
-
-
-class TableTrick(tuple[int, tuple[Card, ...], int]):
-    """A completed trick: ``(leader, cards in play order, winner seat)``."""
-
-    __slots__ = ()
-
-    @property
-    def leader(self) -> int:
-        return self[0]
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return self[1]
-
-    @property
-    def winner(self) -> int:
-        return self[2]
 
 
 class TableGame(Game):
@@ -314,28 +249,18 @@ class TableGame(Game):
         in short: ``bauernschnapsen d0 AhTh... cut trump:h bid:normal ...``.
         """
         v = self.variant
-        opts = ",".join(f"{k}={_fmt_opt(val)}" for k, val in v.options().items())
-        head = v.name + (":" + opts if opts else "")
+        head = format_variant(v.name, v.options())
         deck_text = "".join(c.code for c in self.deck)
         return " ".join([head, f"d{self.dealer}", deck_text, *(a.token for a in self.actions)])
 
     @classmethod
     def read_position(cls, text: str) -> TableGame:
         """Rebuild a table from :meth:`position` (what :meth:`Game.from_position` calls for a table game)."""
-        from bummerl.cards import parse_cards
-        from bummerl.errors import PositionError
-
         parts = text.split()
         if len(parts) < 3 or not parts[1].startswith("d"):
             raise PositionError(f"malformed table position {text!r}: expected 'variant dN pack actions...'")
-        name, _, opts = parts[0].partition(":")
-        options: dict[str, str] = {}
-        for item in filter(None, opts.split(",")):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise PositionError(f"malformed option {item!r} in table position")
-            options[key] = value
         try:
+            name, options = parse_variant(parts[0])
             variant = TableVariant.find(name, **options)
             dealer = int(parts[1][1:])
             cards = parse_cards(parts[2])
@@ -1106,21 +1031,60 @@ class TableGame(Game):
 
     # ------------------------------------------------------------------ misc
     def view(self, seat: int) -> TableView:
-        """What ``seat`` may know; see :func:`bummerl.view.table_view`."""
-        from bummerl.view import table_view
-
+        """What ``seat`` may know; see :func:`table_view`."""
         return table_view(self, seat)
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
 
 
-def _fmt_opt(value: object) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
-
-
 def seats_clockwise(start: int, n: int) -> Sequence[int]:
     """``n`` seats clockwise from ``start`` (a helper for front ends)."""
     return [(start + i) % n for i in range(n)]
+
+
+def table_view(table: TableGame, seat: int) -> TableView:
+    """Build ``seat``'s view of ``table``: the one place that decides what a player at a table sees
+    (:mod:`bummerl.view` says what that is)."""
+    n = table.variant.players
+    if seat not in range(n):
+        raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
+    hand = table.hands[seat]
+    if table.phase in (Phase.CUT, Phase.TRUMP) or (table.phase is Phase.OVER and table.trump is None):
+        # Before the trump call every player has looked at the first three cards only.
+        hand = list(table.first_three[seat])
+    known = tuple(frozenset() if s == seat else frozenset(table.known[s]) for s in range(n))
+    legal = tuple(table.legal_actions()) if table.result is None and table.to_move == seat else ()
+    return TableView(
+        variant=table.variant,
+        player=seat,
+        dealer=table.dealer,
+        vorhand=table.vorhand,
+        phase=table.phase,
+        to_move=table.to_move,
+        hand=tuple(hand),
+        knocked=table.knocked,
+        trump=table.trump,
+        turned_card=table.turned_card,
+        bids=tuple(table.bids),
+        contract=table.contract.name if table.contract is not None else None,
+        declarer=table.declarer,
+        doubling=table.doubling,
+        doubles=tuple(table.doubles),
+        active=table.active,
+        side=tuple(table.side),
+        discarded=tuple(table.discarded) if seat == table.declarer else (),
+        talon_size=len(table.talon),
+        trick=tuple(table.trick),
+        tricks=tuple(table.tricks),
+        tricks_won=tuple(table.tricks_won),
+        marriages=tuple(table.marriages),
+        augen=(table.augen(0), table.augen(1)),
+        hand_sizes=tuple(len(h) for h in table.hands),
+        known=known,
+        result=table.result,
+        legal=legal,
+    )
+
+
+register_engine(TableVariant.FAMILY, TableGame)

@@ -34,21 +34,32 @@ given: :meth:`~bummerl.game.Game.deal` shuffles with the seeded generator of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
-from bummerl.actions import _DECLARE_MARRIAGE, _PLAY, CLOSE, DECLARE, EXCHANGE, MARRIAGE_BY_CARD, Action, ActionKind
+from bummerl.actions import CLOSE, EXCHANGE, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, card_order, deck, marriage_value
-from bummerl.errors import BummerlError, IllegalActionError, Refusal, Rule
+from bummerl.engine import Game, register_engine
+from bummerl.errors import BummerlError, IllegalActionError, PositionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
 from bummerl.events import Trick as TrickEvent
-from bummerl.game import Game
-from bummerl.rules.tricks import FollowRules, follow_refusal, legal_follows
+from bummerl.position import TwoPlayerPosition
+from bummerl.rules.talon import (
+    LEAD_KINDS,
+    close_refusal,
+    declare_refusal,
+    exchange_refusal,
+    follow_actions,
+    lead_actions,
+    lead_refusal,
+    marriage_card_refusal,
+    marriage_refusal,
+)
+from bummerl.rules.tricks import FollowRules, Trick, follow_refusal
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
+from bummerl.view import PlayerView
 
-if TYPE_CHECKING:
-    from bummerl.view import PlayerView
-
+# The rule functions and the trick live in bummerl.rules (the views ask them too); they are named here as well
+# because they are this engine's rules, and code of one family finds them next to its engine.
 __all__ = [
     "Trick",
     "TwoPlayerGame",
@@ -60,239 +71,19 @@ __all__ = [
     "lead_refusal",
     "marriage_card_refusal",
     "marriage_refusal",
+    "player_view",
 ]
 
 _KING, _OBER = Rank.KING, Rank.OBER
 _PLAY_KIND = ActionKind.PLAY
 _STRICT = FollowRules.STRICT
-#: The special actions of the player on lead (the rest of the kinds belong to the table games).
-_LEAD_KINDS = frozenset({ActionKind.MARRIAGE, ActionKind.EXCHANGE, ActionKind.CLOSE, ActionKind.DECLARE})
-#: For each ``Card.index``, the Ober of a King's suit (``None`` for other cards):
-#: finds marriages in one pass over the hand.
-_OBER_OF_KING: tuple[Card | None, ...] = tuple(Card(c.suit, _OBER) if c.rank == _KING else None for c in CARDS)
+_LEAD_KINDS = LEAD_KINDS
 _GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
 #: The events that need no new object, by seat and card index: made once (see :meth:`TwoPlayerGame._play`).
 _PLAY_EVENTS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in CARDS) for seat in (0, 1))
 _DRAW_EVENTS: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(seat, c) for c in CARDS) for seat in (0, 1))
 _CLOSE_EVENTS: tuple[Close, ...] = (Close(0), Close(1))
 _new_tuple = tuple.__new__
-
-
-class Trick(tuple[int, Card, Card, int]):
-    """A completed trick: ``(leader, lead_card, follow_card, winner)``."""
-
-    __slots__ = ()
-
-    @property
-    def leader(self) -> int:
-        return self[0]
-
-    @property
-    def lead(self) -> Card:
-        return self[1]
-
-    @property
-    def follow(self) -> Card:
-        return self[2]
-
-    @property
-    def winner(self) -> int:
-        return self[3]
-
-    def cards_of(self, player: int) -> Card:
-        """The card ``player`` put into this trick."""
-        return self[1] if player == self[0] else self[2]
-
-
-# ------------------------------------------------------------------ the rules
-# One function per special action of the player on lead states its rule once:
-# it returns ``None`` when the action is legal, else the Rule it breaks and why.
-# lead_actions() offers a candidate action exactly when its function returns
-# None, and Game.refusal() (behind verify/apply) returns what it returns.  The
-# order of the checks inside a function decides which reason an action that
-# breaks several conditions is given.  The arguments are the lead state that a
-# game and a player's view share (see lead_actions).
-
-
-def exchange_refusal(
-    v: TwoPlayerVariant,
-    hand: Collection[Card],
-    trump: Suit,
-    face_down: int,
-    closed: bool,
-    first_lead_done: bool,
-    has_trick: bool,
-) -> Refusal | None:
-    """Austauschen (seeds/000: "Das Austauschen der Atout-Karte"): the lowest trump
-    for the face-up trump card while the talon is open, within the variant's limits
-    (scharf: not before Vorhand's first lead nor with one face-down card left;
-    Schnorps: only after a trick)."""
-    if not v.trump_exchange:
-        return Rule.NOT_AVAILABLE, f"{v.title} is played without trump exchange"
-    if face_down == 0 or closed:
-        return _TALON_NOT_OPEN
-    low = CARDS[trump * 8 + v.exchange_rank]
-    if low not in hand:
-        return _NO_EXCHANGE_CARD[low.index]
-    if not first_lead_done and not v.exchange_before_first_lead:
-        return Rule.EXCHANGE, f"{v.title}: no exchange before Vorhand's first lead"
-    if face_down < 2 and not v.exchange_with_one_face_down:
-        return Rule.EXCHANGE, f"{v.title}: no exchange with one face-down card left"
-    if not has_trick and v.exchange_needs_trick:
-        return Rule.EXCHANGE, f"{v.title}: exchanging needs a trick won first"
-    return None
-
-
-def close_refusal(v: TwoPlayerVariant, face_down: int, closed: bool, has_trick: bool) -> Refusal | None:
-    """Zudrehen (RULES.md): at least two face-down cards above the trump card, or one
-    with the house rule ``close_min_facedown=1`` (never with the talon exhausted);
-    Schnorps's Decken only "nach einem gemachten Stiche" (seeds/001)."""
-    if closed:
-        return _ALREADY_CLOSED
-    if face_down < v.close_min_facedown:
-        return _TOO_FEW_TO_CLOSE[v.close_min_facedown][face_down]
-    if not has_trick and v.close_needs_trick:
-        return Rule.CLOSE, f"{v.title}: closing (Decken) needs a trick won first"
-    return None
-
-
-def marriage_refusal(
-    v: TwoPlayerVariant, hand: Collection[Card], suit: Suit, face_down: int, has_trick: bool
-) -> Refusal | None:
-    """Ansage: showing King and Ober of ``suit`` (seeds/000: "Besitzt ein Spieler
-    König und Dame bzw. König und Ober von einer Farbe, so kann er dies, wenn er am
-    Ausspiel ist, ansagen"); after the talon is exhausted only where the variant
-    allows (Schnorps: "so lange der Talon noch nicht erschöpft ist" — covering does
-    not exhaust it), before a trick won only where it allows (weich)."""
-    if not v.marriages:
-        return Rule.NOT_AVAILABLE, f"{v.title} is played without marriages"
-    if CARDS[suit * 8 + _KING] not in hand or CARDS[suit * 8 + _OBER] not in hand:
-        return Rule.MARRIAGE, f"a marriage in {suit.name.title()} needs its King and Ober in hand"
-    if face_down == 0 and not v.marriage_after_talon:
-        return Rule.MARRIAGE, f"{v.title}: no marriages once the talon is exhausted"
-    if not has_trick and not v.marriage_before_trick:
-        return Rule.MARRIAGE, f"{v.title}: a marriage needs a trick won first"
-    return None
-
-
-def marriage_card_refusal(v: TwoPlayerVariant, card: Card) -> Refusal | None:
-    """Which card of a marriage may be led: either, but scharf "Wer eine Ansage
-    macht, muss zum nächsten Stich den König ausspielen" (seeds/000)."""
-    if v.marriage_king_only and card.rank != _KING:
-        return Rule.MARRIAGE, f"{v.title}: the King must be led with a marriage"
-    return None
-
-
-def declare_refusal(v: TwoPlayerVariant, has_trick: bool) -> Refusal | None:
-    """Ausmelden (seeds/000: "Hat ein Spieler nach Gewinn eines Stichs oder einer
-    Ansage 66 ... erreicht"): explicit unless ``auto_declare``, and only with a trick
-    won; with a marriage, :func:`marriage_refusal` applies first."""
-    if v.auto_declare:
-        return _AUTO_DECLARE
-    if not has_trick:
-        return _DECLARE_NEEDS_TRICK
-    return None
-
-
-# The refusals that the generator meets on most leads are built once, not on
-# every call: the talon closed or exhausted, no exchange card, no trick yet.
-_TALON_NOT_OPEN: Refusal = (Rule.EXCHANGE, "the talon is closed or exhausted")
-#: Indexed by the exchange card's ``Card.index``.
-_NO_EXCHANGE_CARD: tuple[Refusal, ...] = tuple(
-    (Rule.EXCHANGE, f"exchanging needs the trump {c.code} in hand") for c in CARDS
-)
-_ALREADY_CLOSED: Refusal = (Rule.CLOSE, "the talon is already closed")
-#: Indexed by ``close_min_facedown`` (1 or 2), then by the number of face-down cards left (below it).
-_TOO_FEW_TO_CLOSE: dict[int, tuple[Refusal, ...]] = {
-    need: tuple(
-        (Rule.CLOSE, f"only {n} face-down card(s) left; closing needs {word} above the trump card") for n in range(need)
-    )
-    for need, word in ((1, "one (close_min_facedown=1)"), (2, "two"))
-}
-_AUTO_DECLARE: Refusal = (Rule.DECLARE, "with auto_declare, 66 ends the game by itself")
-_DECLARE_NEEDS_TRICK: Refusal = (Rule.DECLARE, "going out needs a trick won (or a marriage after one)")
-
-
-def lead_refusal(
-    action: Action,
-    variant: TwoPlayerVariant,
-    hand: Collection[Card],
-    trump: Suit,
-    face_down: int,
-    closed: bool,
-    first_lead_done: bool,
-    has_trick: bool,
-) -> Refusal | None:
-    """Why the player on lead may not take the special (non-play) ``action``, or ``None``.
-
-    Dispatches to the rule functions above; the arguments are those of
-    :func:`lead_actions`.
-    """
-    kind = action.kind
-    v = variant
-    if kind is ActionKind.EXCHANGE:
-        return exchange_refusal(v, hand, trump, face_down, closed, first_lead_done, has_trick)
-    if kind is ActionKind.CLOSE:
-        return close_refusal(v, face_down, closed, has_trick)
-    if kind is ActionKind.MARRIAGE:
-        card = action.card
-        assert card is not None
-        return marriage_refusal(v, hand, card.suit, face_down, has_trick) or marriage_card_refusal(v, card)
-    if kind is ActionKind.DECLARE:
-        if action.suit is not None:
-            why = marriage_refusal(v, hand, action.suit, face_down, has_trick)
-            if why is not None:
-                return why
-        return declare_refusal(v, has_trick)
-    return Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
-
-
-def lead_actions(
-    variant: TwoPlayerVariant,
-    hand: Sequence[Card],
-    trump: Suit,
-    face_down: int,
-    closed: bool,
-    first_lead_done: bool,
-    has_trick: bool,
-) -> list[Action]:
-    """Legal actions of the player on lead; shared by :class:`Game` and views.
-
-    ``face_down`` counts the face-down talon cards (the face-up trump card not
-    included); the talon is open while it is positive and nobody closed it.
-    Every card in hand may be led; each candidate special action is offered when
-    its rule function returns ``None``: the exchange, closing, each marriage the
-    hand holds (led with the King, with the Ober, or declared at once) and
-    declaring.
-    """
-    v = variant
-    actions = [_PLAY[c.index] for c in hand]
-    # A set: testing a list of Cards for a card it lacks compares through Card's
-    # Python-level comparison slots, several times slower than building the set.
-    held = set(hand)
-    if exchange_refusal(v, held, trump, face_down, closed, first_lead_done, has_trick) is None:
-        actions.append(EXCHANGE)
-    if close_refusal(v, face_down, closed, has_trick) is None:
-        actions.append(CLOSE)
-    declare = declare_refusal(v, has_trick) is None
-    for k in hand:
-        ober = _OBER_OF_KING[k.index]
-        if ober is not None and ober in held and marriage_refusal(v, held, k.suit, face_down, has_trick) is None:
-            actions.append(MARRIAGE_BY_CARD[k.index])
-            if marriage_card_refusal(v, ober) is None:
-                actions.append(MARRIAGE_BY_CARD[ober.index])
-            if declare:
-                actions.append(_DECLARE_MARRIAGE[k.suit])
-    if declare:
-        actions.append(DECLARE)
-    return actions
-
-
-def follow_actions(hand: Sequence[Card], lead: Card, trump: Suit, strict: bool) -> list[Action]:
-    """Legal actions of the second player to a trick."""
-    if not strict:
-        return [_PLAY[c.index] for c in hand]
-    return [_PLAY[c.index] for c in legal_follows(hand, (lead,), trump, _STRICT)]
 
 
 class TwoPlayerGame(Game):
@@ -411,9 +202,59 @@ class TwoPlayerGame(Game):
 
     def position(self) -> str:
         """The one-line position (see :mod:`bummerl.position`)."""
-        from bummerl.position import position_of
+        if self.result is not None:
+            raise PositionError("a finished game has no position; use its record")
+        closed = None
+        if self.closed_by is not None:
+            closed = (self.closed_by, self.closed_opponent_augen, self.closed_opponent_had_trick)
+        return TwoPlayerPosition(
+            self.variant,
+            self.dealer,
+            self.to_move,
+            self.trump,
+            self.trump_card,
+            self.hands,
+            self.known,
+            self.talon,
+            closed,
+            self.lead,
+            self.won_cards,
+            self.marriages,
+        ).text()
 
-        return position_of(self)
+    @classmethod
+    def read_position(cls, text: str) -> TwoPlayerGame:
+        """The game of a one-line position (:class:`~bummerl.position.TwoPlayerPosition`); no trick history."""
+        pos = TwoPlayerPosition.parse(text)
+        variant, dealer, to_move, trump, trump_card, hands, known, talon, closed, lead, won, marriages = pos
+        g = object.__new__(cls)
+        g.variant = variant
+        g.deck = ()
+        g.dealer = dealer
+        g.hands = hands
+        g.talon = talon
+        g.trump = trump
+        g.trump_card = trump_card
+        g.closed_by, g.closed_opponent_augen, g.closed_opponent_had_trick = closed or (None, 0, False)
+        # A position has no trick history: closing counts as before the first listed trick.
+        g.closed_at_trick = None if g.closed_by is None else 0
+        g.to_move = to_move
+        g.leader = pos.leader
+        g.lead = lead
+        g.trick_augen = [sum(c.augen for c in won[0]), sum(c.augen for c in won[1])]
+        g.marriage_augen = [0, 0]
+        for p, s in marriages:
+            g.marriage_augen[p] += marriage_value(s, trump)
+        g.tricks_won = [len(won[0]) // 2, len(won[1]) // 2]
+        g.won_cards = won
+        g.tricks = []
+        g.marriages = marriages
+        g.known = known
+        g.actions = []
+        g.result = None
+        g.first_lead_done = bool(won[0] or won[1] or lead)
+        g._legal = None
+        return g
 
     def copy(self) -> TwoPlayerGame:
         """An independent copy (for search)."""
@@ -737,9 +578,8 @@ class TwoPlayerGame(Game):
 
     # ------------------------------------------------------------------ misc
     def view(self, player: int) -> PlayerView:
-        """What ``player`` may know; see :func:`bummerl.view.player_view`."""
-        view = _VIEW
-        return (view or _player_view())(self, player)
+        """What ``player`` may know; see :func:`player_view`."""
+        return player_view(self, player)
 
     def __repr__(self) -> str:
         if self.result is not None:
@@ -747,17 +587,73 @@ class TwoPlayerGame(Game):
         return f"Game.from_position({self.position()!r})"
 
 
-def _player_view() -> Callable[[TwoPlayerGame, int], PlayerView]:
-    """:func:`bummerl.view.player_view`, imported once (the view module imports this one)."""
-    global _VIEW
-    if _VIEW is None:
-        from bummerl.view import player_view
+def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
+    """Build ``player``'s view of ``game``: the one place that decides what a player of a two-player game sees
+    (:mod:`bummerl.view` says what that is)."""
+    if player not in (0, 1) or isinstance(player, bool):
+        raise ValueError(f"player must be seat 0 or 1, not {player!r}")
+    opp = 1 - player
+    hands = game.hands
+    talon_size = len(game.talon)
+    closed_by = game.closed_by
+    if not talon_size and closed_by is None:
+        # Talon exhausted: every card not in my hand and not played is in the
+        # opponent's hand.  After closing the talon still hides cards: no elimination.
+        known = frozenset(hands[opp])
+    else:
+        shown = game.known[opp]
+        known = frozenset(shown) if shown else _NOTHING
+    v = game.variant
+    lead = game.lead
+    won = game.won_cards
+    played = won[0] + won[1]
+    if lead is not None:
+        played.append(lead)
+    result = game.result
+    to_move = game.to_move
+    tw = game.tricks_won
+    # The game's own cached tuple: the bot's choice and the game's check of it share one generation.
+    legal = (game._legal or game.legal_tuple()) if result is None and to_move == player else ()
+    if v.show_points or result is not None:
+        # game.augen() inlined: marriages count once a trick is won.
+        ta, ma = game.trick_augen, game.marriage_augen
+        augen: tuple[int, int] | None = (ta[0] + ma[0] if tw[0] else ta[0], ta[1] + ma[1] if tw[1] else ta[1])
+    else:
+        augen = None
+    # tuple.__new__ with the fields in order: a view is made at every decision, and
+    # this is twice as fast as calling PlayerView(...) with its 23 arguments.
+    return _new_view(
+        PlayerView,
+        (
+            v,
+            player,
+            game.dealer,
+            to_move,
+            tuple(hands[player]),
+            game.trump,
+            game.trump_card,
+            talon_size,
+            closed_by,
+            game.closed_at_trick,
+            lead,
+            game.leader,
+            tuple(game.tricks),
+            frozenset(played),
+            tuple(game.marriages),
+            (tw[0], tw[1]),
+            augen,
+            known,
+            len(hands[opp]),
+            game.first_lead_done,
+            result,
+            legal,
+            None,
+        ),
+    )
 
-        _VIEW = player_view
-    return _VIEW
 
-
-_VIEW: Callable[[TwoPlayerGame, int], PlayerView] | None = None
+_new_view = tuple.__new__
+_NOTHING: frozenset[Card] = frozenset()
 
 
 def _pack(size: int) -> tuple[tuple[Card, ...], frozenset[Card]]:
@@ -811,3 +707,6 @@ def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
             + (f"; not in this pack: {' '.join(c.code for c in extra)}" if extra else "")
             + (f"; got {len(order)} cards" if len(order) != len(expected) else "")
         )
+
+
+register_engine(TwoPlayerVariant.FAMILY, TwoPlayerGame)

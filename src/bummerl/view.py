@@ -1,8 +1,10 @@
 """A seat's view: exactly what one player may know of a game, for 2, 3 and 4 players.
 
-:func:`player_view` (two-player games) and :func:`table_view` (the table games)
-are the only places that decide what a player sees; bots, the terminal, the web
-server and the bot protocol all go through them (``game.view(seat)``).  Both
+This module holds the view types; each is built by one function next to the state it reads,
+:func:`bummerl.two_player.player_view` (two-player games) and
+:func:`bummerl.table_game.table_view` (the table games): the only places that decide what a
+player sees; bots, the terminal, the web server and the bot protocol all go through them
+(``game.view(seat)``).  This module imports the rules and the variants, never an engine.  Both
 kinds of view answer the same questions a bot asks first — ``player``,
 ``variant``, ``hand``, ``to_move``, ``legal_actions()``, ``result`` — and each
 adds what its family's decisions need (:class:`View` names the common part).
@@ -52,22 +54,22 @@ partner's or an opponent's hidden card, nor the talon, nor the order of the pack
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from bummerl.actions import Action
 from bummerl.cards import Card, Suit, deck
-from bummerl.table_game import Phase, TableResult, TableTrick
-from bummerl.two_player import Trick, follow_actions, lead_actions
+from bummerl.rules.result import Result
+from bummerl.rules.talon import follow_actions, lead_actions
+from bummerl.rules.tricks import CompletedTrick, TableTrick, Trick
 from bummerl.variants import GameResult, TwoPlayerVariant, Variant
-from bummerl.variants.bauernschnapsen import TableVariant
-
-if TYPE_CHECKING:
-    from bummerl.table_game import TableGame
-    from bummerl.two_player import TwoPlayerGame
+from bummerl.variants.bauernschnapsen import Phase, TableResult, TableVariant
 
 
 class View(Protocol):
-    """What every view answers: whose it is, of which game, the hand, whose turn, the legal actions, the end."""
+    """What every view answers: whose it is, of which game, the hand, the trump, whose turn, what was played,
+    the legal actions, the end.  Each family's view (:class:`PlayerView`, :class:`TableView`) adds what its
+    decisions need; ``Game.view`` returns a :class:`View`, each engine's its own type."""
 
     @property
     def player(self) -> int: ...
@@ -76,21 +78,41 @@ class View(Protocol):
     def variant(self) -> Variant: ...
 
     @property
+    def dealer(self) -> int: ...
+
+    @property
     def hand(self) -> tuple[Card, ...]: ...
+
+    #: The trump suit (``None`` at a table before it is called).
+    @property
+    def trump(self) -> Suit | None: ...
 
     @property
     def to_move(self) -> int: ...
 
     @property
-    def result(self) -> GameResult | TableResult | None: ...
+    def is_my_turn(self) -> bool: ...
+
+    @property
+    def tricks(self) -> Sequence[CompletedTrick]: ...
+
+    @property
+    def marriages(self) -> tuple[tuple[int, Suit], ...]: ...
+
+    @property
+    def result(self) -> Result | None: ...
 
     @property
     def legal(self) -> tuple[Action, ...]: ...
 
     def legal_actions(self) -> list[Action]: ...
 
+    def unseen(self) -> frozenset[Card]:
+        """The cards this player has not seen."""
+        ...
 
-__all__ = ["MatchContext", "PlayerView", "TableView", "View", "player_view", "table_view", "with_match"]
+
+__all__ = ["MatchContext", "PlayerView", "TableView", "View", "with_match"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -260,74 +282,6 @@ class PlayerView(NamedTuple):
         return tuple(follow_actions(self.hand, self.lead, self.trump, strict))
 
 
-def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
-    """Build ``player``'s view of ``game``."""
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ValueError(f"player must be seat 0 or 1, not {player!r}")
-    opp = 1 - player
-    hands = game.hands
-    talon_size = len(game.talon)
-    closed_by = game.closed_by
-    if not talon_size and closed_by is None:
-        # Talon exhausted: every card not in my hand and not played is in the
-        # opponent's hand.  After closing the talon still hides cards: no elimination.
-        known = frozenset(hands[opp])
-    else:
-        shown = game.known[opp]
-        known = frozenset(shown) if shown else _NOTHING
-    v = game.variant
-    lead = game.lead
-    won = game.won_cards
-    played = won[0] + won[1]
-    if lead is not None:
-        played.append(lead)
-    result = game.result
-    to_move = game.to_move
-    tw = game.tricks_won
-    # The game's own cached tuple: the bot's choice and the game's check of it share one generation.
-    legal = (game._legal or game.legal_tuple()) if result is None and to_move == player else ()
-    if v.show_points or result is not None:
-        # game.augen() inlined: marriages count once a trick is won.
-        ta, ma = game.trick_augen, game.marriage_augen
-        augen: tuple[int, int] | None = (ta[0] + ma[0] if tw[0] else ta[0], ta[1] + ma[1] if tw[1] else ta[1])
-    else:
-        augen = None
-    # tuple.__new__ with the fields in order: a view is made at every decision, and
-    # this is twice as fast as calling PlayerView(...) with its 23 arguments.
-    return _new_view(
-        PlayerView,
-        (
-            v,
-            player,
-            game.dealer,
-            to_move,
-            tuple(hands[player]),
-            game.trump,
-            game.trump_card,
-            talon_size,
-            closed_by,
-            game.closed_at_trick,
-            lead,
-            game.leader,
-            tuple(game.tricks),
-            frozenset(played),
-            tuple(game.marriages),
-            (tw[0], tw[1]),
-            augen,
-            known,
-            len(hands[opp]),
-            game.first_lead_done,
-            result,
-            legal,
-            None,
-        ),
-    )
-
-
-_new_view = tuple.__new__
-_NOTHING: frozenset[Card] = frozenset()
-
-
 # ------------------------------------------------------------------ the table games
 @dataclasses.dataclass(frozen=True)
 class TableView:
@@ -394,46 +348,3 @@ class TableView:
         for k in self.known:
             seen |= k
         return frozenset(c for c in deck(self.variant.deck_size) if c not in seen)
-
-
-def table_view(table: TableGame, seat: int) -> TableView:
-    """Build ``seat``'s view of ``table``."""
-    n = table.variant.players
-    if seat not in range(n):
-        raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
-    hand = table.hands[seat]
-    if table.phase in (Phase.CUT, Phase.TRUMP) or (table.phase is Phase.OVER and table.trump is None):
-        # Before the trump call every player has looked at the first three cards only.
-        hand = list(table.first_three[seat])
-    known = tuple(frozenset() if s == seat else frozenset(table.known[s]) for s in range(n))
-    legal = tuple(table.legal_actions()) if table.result is None and table.to_move == seat else ()
-    return TableView(
-        variant=table.variant,
-        player=seat,
-        dealer=table.dealer,
-        vorhand=table.vorhand,
-        phase=table.phase,
-        to_move=table.to_move,
-        hand=tuple(hand),
-        knocked=table.knocked,
-        trump=table.trump,
-        turned_card=table.turned_card,
-        bids=tuple(table.bids),
-        contract=table.contract.name if table.contract is not None else None,
-        declarer=table.declarer,
-        doubling=table.doubling,
-        doubles=tuple(table.doubles),
-        active=table.active,
-        side=tuple(table.side),
-        discarded=tuple(table.discarded) if seat == table.declarer else (),
-        talon_size=len(table.talon),
-        trick=tuple(table.trick),
-        tricks=tuple(table.tricks),
-        tricks_won=tuple(table.tricks_won),
-        marriages=tuple(table.marriages),
-        augen=(table.augen(0), table.augen(1)),
-        hand_sizes=tuple(len(h) for h in table.hands),
-        known=known,
-        result=table.result,
-        legal=legal,
-    )

@@ -37,11 +37,11 @@ from typing import Any, TypeAlias, cast
 from bummerl.actions import Action
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import BummerlError
-from bummerl.table_game import Phase, TableEndReason, TableResult, TableTrick
-from bummerl.two_player import Trick
+from bummerl.rules.result import Result
+from bummerl.rules.tricks import TableTrick, Trick
 from bummerl.variants import EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
-from bummerl.variants.bauernschnapsen import Contract
-from bummerl.view import MatchContext, PlayerView, TableView
+from bummerl.variants.bauernschnapsen import Contract, Phase, TableEndReason, TableResult
+from bummerl.view import MatchContext, PlayerView, TableView, View
 
 __all__ = [
     "AnyResult",
@@ -310,7 +310,7 @@ def variant_from_json(data: Any) -> Variant:
 
 
 # ==================================================================== results
-def result_to_json(result: AnyResult, players: int = 2) -> dict[str, Any]:
+def result_to_json(result: Result, players: int = 2) -> dict[str, Any]:
     """A game result as a JSON object; ``players`` is the number of seats of its game.
 
     A two-player result names its ``winner``; a table game's result names its
@@ -322,26 +322,7 @@ def result_to_json(result: AnyResult, players: int = 2) -> dict[str, Any]:
     {'contract': 'gang', 'declarer': 1, 'winners': [1], 'points': 6, 'points_by_seat': [0, 6, 0], \
 'reason': 'contract_won', 'augen': [120, 0], 'multiplier': 1}
     """
-    if players == 2:
-        two = cast(GameResult, result)
-        return {
-            "winner": two.winner,
-            "points": two.points,
-            "reason": two.reason.value,
-            "augen": list(two.augen),
-            "unit": two.unit,
-        }
-    table = cast(TableResult, result)
-    return {
-        "contract": table.contract,
-        "declarer": table.declarer,
-        "winners": list(table.winners),
-        "points": table.points,
-        "points_by_seat": [table.points_of(s) for s in range(players)],
-        "reason": table.reason.value,
-        "augen": list(table.augen),
-        "multiplier": table.multiplier,
-    }
+    return result.to_json(players)
 
 
 def result_from_json(data: Any, players: int = 2) -> AnyResult:
@@ -396,7 +377,7 @@ def _table_result_from_json(data: Mapping[str, Any], points: int, augen: tuple[i
 
 
 # ====================================================================== views
-def view_to_json(view: AnyView) -> dict[str, Any]:
+def view_to_json(view: View) -> dict[str, Any]:
     """Serialise what the player of ``view`` knows (the schema of docs/protocol.md).
 
     Everything comes from the view, so nothing hidden can get in.

@@ -145,6 +145,7 @@ def play_game(
                 pass  # refused without a change: the bot forfeits below
         fault = _illegal(game, seat, player.spec, action)
     result = game.result if fault is None else family_of(game.variant).forfeit(game, fault.seat)
+    assert result is not None  # the loop above ends with the game over or a fault
     forfeit = None if fault is None else fault.to_json()
     for seat, player in enumerate(players):
         end = getattr(player.bot, "end_game", None)

@@ -40,6 +40,7 @@ from collections.abc import Iterable, Iterator
 
 from bummerl.cards import Card, Rank, Suit, card_order, format_cards, marriage_value
 from bummerl.rng import SplitMix64
+from bummerl.rules.options import format_variant
 from bummerl.two_player import Trick, TwoPlayerGame
 from bummerl.view import PlayerView
 
@@ -246,7 +247,7 @@ def world_position(view: PlayerView, world: World) -> str:
     me, opp = view.player, view.opponent
     v = view.variant
     opts = v.options()
-    variant = v.name + (":" + ",".join(f"{k}={_fmt(val)}" for k, val in sorted(opts.items())) if opts else "")
+    variant = format_variant(v.name, opts)
     trump = view.trump_card.code if view.trump_card is not None else view.trump.letter
     hands = ["", ""]
     hands[me] = _hand(view.hand, shown_cards(view))
@@ -271,12 +272,6 @@ def world_position(view: PlayerView, world: World) -> str:
 
 def _hand(cards: tuple[Card, ...], known: set[Card] | frozenset[Card]) -> str:
     return "".join(c.code + ("!" if c in known else "") for c in cards) or "-"
-
-
-def _fmt(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _piles(view: PlayerView) -> tuple[list[list[Card]], list[int]]:

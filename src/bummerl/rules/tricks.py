@@ -8,6 +8,10 @@ Two questions, answered once for the whole family:
   follow rules in force; :func:`follow_refusal` says why a card may not, naming
   the :class:`~bummerl.errors.Rule` it breaks, for every engine.
 
+A completed trick is a :class:`Trick` (two seats) or a :class:`TableTrick` (three
+and four); both answer :class:`CompletedTrick`'s questions (``leader``, ``cards``,
+``winner``), which is what code of any family reads.
+
 The follow rules are the seeds' ladder (seeds/000: "mit einer höheren Karte der
 angespielten Farbe stechen ... eine niedrigere Karte der angespielten Farbe
 zugeben ... mit einer Trumpfkarte stechen ... eine beliebige andere Karte
@@ -27,20 +31,24 @@ a partner's card)").
 >>> rule.name, detail
 ('FARBZWANG', 'As may not follow Qh; allowed: Kh')
 
-This module knows nothing of talons, players or scores.
+This module knows nothing of talons, players or scores, and imports no variant or engine.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import Protocol
 
 from bummerl.cards import Card, Rank, Suit
 from bummerl.errors import Refusal, Rule
 
 __all__ = [
+    "CompletedTrick",
     "FollowRules",
     "RankOrder",
+    "TableTrick",
+    "Trick",
     "beats",
     "explain_follow",
     "follow_refusal",
@@ -48,6 +56,68 @@ __all__ = [
     "rank_order",
     "trick_winner",
 ]
+
+
+class Trick(tuple[int, Card, Card, int]):
+    """A completed trick: ``(leader, lead_card, follow_card, winner)``."""
+
+    __slots__ = ()
+
+    @property
+    def leader(self) -> int:
+        return self[0]
+
+    @property
+    def lead(self) -> Card:
+        return self[1]
+
+    @property
+    def follow(self) -> Card:
+        return self[2]
+
+    @property
+    def winner(self) -> int:
+        return self[3]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The two cards in play order."""
+        return (self[1], self[2])
+
+    def cards_of(self, player: int) -> Card:
+        """The card ``player`` put into this trick."""
+        return self[1] if player == self[0] else self[2]
+
+
+class TableTrick(tuple[int, tuple[Card, ...], int]):
+    """A completed trick of a table game: ``(leader, cards in play order, winner seat)``."""
+
+    __slots__ = ()
+
+    @property
+    def leader(self) -> int:
+        return self[0]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self[1]
+
+    @property
+    def winner(self) -> int:
+        return self[2]
+
+
+class CompletedTrick(Protocol):
+    """What every family's completed trick answers (:class:`Trick`, :class:`TableTrick`)."""
+
+    @property
+    def leader(self) -> int: ...
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+    @property
+    def winner(self) -> int: ...
 
 
 class FollowRules(enum.Enum):

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bummerl.errors import UnknownVariantError
-from bummerl.variants.base import Variant
+from bummerl.variants.base import Variant, find_variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN, TableVariant
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
 from bummerl.variants.two_player import (
@@ -60,21 +59,6 @@ VARIANTS: tuple[Variant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS, B
 #: The two-player variants and the table games (3 and 4 players), for code of one family.
 TWO_PLAYER_VARIANTS: tuple[TwoPlayerVariant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)
 TABLE_VARIANTS: tuple[TableVariant, ...] = (BAUERNSCHNAPSEN, DREIERSCHNAPSEN)
-
-
-def find_variant(name: str | Variant, **options: Any) -> Variant:
-    """The variant called ``name`` (any alias, case-insensitive), with ``options`` applied.
-
-    Raises :class:`~bummerl.errors.UnknownVariantError` naming the known names.
-    """
-    if isinstance(name, Variant):
-        return name.with_options(**options) if options else name
-    key = str(name).strip().lower()
-    for variant in VARIANTS:
-        if key == variant.name or key in variant.aliases:
-            return variant.with_options(**options) if options else variant
-    known = ", ".join(sorted({a for v in VARIANTS for a in (v.name, *v.aliases)}))
-    raise UnknownVariantError(f"unknown variant {name!r}; known names: {known}")
 
 
 def find_table_variant(name: str | Variant, **options: Any) -> TableVariant:

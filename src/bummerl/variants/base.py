@@ -5,9 +5,10 @@
 (:class:`~bummerl.variants.bauernschnapsen.TableVariant`).  It holds what the
 whole family shares, written once: the name and aliases, the pack and hand
 sizes, the number of players, and the options (:meth:`Variant.with_options`,
-:meth:`Variant.options`, :meth:`Variant.option_help`).  The game engine of a
-variant is its :meth:`Variant.new_game`; front ends ask the variant instead of
-testing its type.
+:meth:`Variant.options`, :meth:`Variant.option_help`), and the one lookup by
+name (:func:`find_variant`).  The game engine of a variant is found by its
+:attr:`Variant.FAMILY` in :data:`bummerl.engine.ENGINES`; front ends ask the
+variant instead of testing its type.
 
 >>> from bummerl.variants import find_variant
 >>> find_variant("66").players, find_variant("dreier").players
@@ -15,22 +16,17 @@ testing its type.
 >>> find_variant("bauernschnapsen").with_options(max_doubling="1").options()
 {'max_doubling': 1}
 
-This module must not import the engine (a variant's hooks import it when called).
+This module must not import an engine, a view or the game: they all sit above the variants.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from bummerl.errors import UnknownVariantError
 
-if TYPE_CHECKING:
-    from bummerl.cards import Card
-    from bummerl.game import Game
-
-__all__ = ["Variant", "parse_bool", "register_base"]
+__all__ = ["Variant", "find_variant", "parse_bool", "register_base"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,8 +51,6 @@ class Variant:
     def find(cls, name: str | Variant, **options: Any) -> Self:
         """The variant called ``name`` with ``options`` (as :func:`bummerl.variants.find_variant`), if it is one
         of this class: ``TwoPlayerVariant.find("66")`` for code that plays two-player games only."""
-        from bummerl.variants import find_variant
-
         variant = find_variant(name, **options)
         if not isinstance(variant, cls):
             raise UnknownVariantError(f"{variant.title} is not a {cls.KIND}")
@@ -99,14 +93,6 @@ class Variant:
         """The seat that deals when nobody says otherwise."""
         return 0
 
-    def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
-        """A game of this variant dealt from ``deck_order`` by ``dealer`` (the engine of the variant's family)."""
-        raise NotImplementedError(f"{type(self).__name__} names no game engine")
-
-    def read_position(self, text: str) -> Game:
-        """The game of a one-line position of this variant (:meth:`bummerl.game.Game.position`)."""
-        raise NotImplementedError(f"{type(self).__name__} names no position reader")
-
 
 def parse_bool(key: str, value: Any) -> bool:
     """``value`` as a boolean option (``true``/``false``, ``yes``/``no``, ``on``/``off``, ``1``/``0``)."""
@@ -136,6 +122,22 @@ _BASE: dict[str, Variant] = {}
 
 
 def register_base(*variants: Variant) -> None:
-    """Make each of ``variants`` the reference of its name for :meth:`Variant.options`."""
+    """Make each of ``variants`` a built-in variant: found by :func:`find_variant`, the reference of its name for
+    :meth:`Variant.options`."""
     for v in variants:
         _BASE[v.name] = v
+
+
+def find_variant(name: str | Variant, **options: Any) -> Variant:
+    """The variant called ``name`` (any alias, case-insensitive), with ``options`` applied.
+
+    Raises :class:`~bummerl.errors.UnknownVariantError` naming the known names.
+    """
+    if isinstance(name, Variant):
+        return name.with_options(**options) if options else name
+    key = str(name).strip().lower()
+    for variant in _BASE.values():
+        if key == variant.name or key in variant.aliases:
+            return variant.with_options(**options) if options else variant
+    known = ", ".join(sorted({a for v in _BASE.values() for a in (v.name, *v.aliases)}))
+    raise UnknownVariantError(f"unknown variant {name!r}; known names: {known}")

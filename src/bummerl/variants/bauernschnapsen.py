@@ -18,24 +18,22 @@ Dreierschnapsen (:mod:`bummerl.variants.dreierschnapsen`); the engine is
 {'assen_bettler': True, 'zehnerloch_points': 8, 'zehnerloch_below_gang': True}
 
 Contracts are plain data (:class:`Contract`); the goal of each is one of a few
-kinds (:class:`Goal`) that the engine checks after every trick.  This module must
-not import the engine.
+kinds (:class:`Goal`) that the engine checks after every trick.  The table games'
+phases (:class:`Phase`) and results (:class:`TableResult`) are stated here too, for
+the views and the engine alike.  This module must not import the engine (the engine
+is found by the variant's family: :data:`bummerl.engine.ENGINES`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar
 
-from bummerl.cards import Card, Rank
+from bummerl.cards import Rank
 from bummerl.errors import UnknownVariantError
 from bummerl.rules.tricks import rank_order
 from bummerl.variants.base import Variant, register_base
-
-if TYPE_CHECKING:
-    from bummerl.game import Game
 
 __all__ = [
     "BAUERNSCHNAPSEN",
@@ -44,7 +42,10 @@ __all__ = [
     "Bidders",
     "Contract",
     "Goal",
+    "Phase",
     "Requirement",
+    "TableEndReason",
+    "TableResult",
     "TableVariant",
 ]
 
@@ -53,6 +54,78 @@ ZEHNERLOCH_ORDER = rank_order(Rank.TEN, Rank.KING, Rank.OBER, Rank.UNTER, Rank.A
 #: seeds/004 Varianten: "Die Rangfolge der Karten wird geändert; von hoch zu niedrig
 #: A – K – D – B – 10."
 BETTLER_ACE_ORDER = rank_order(Rank.ACE, Rank.KING, Rank.OBER, Rank.UNTER, Rank.TEN)
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    CUT = "cut"
+    TRUMP = "trump"
+    BIDDING = "bidding"
+    TALON = "talon"
+    DOUBLING = "doubling"
+    PLAY = "play"
+    OVER = "over"
+
+
+class TableEndReason(enum.Enum):
+    """How a table game ended."""
+
+    #: Normal game: a correct "Genug".
+    DECLARED = "declared"
+    #: Normal game: "Genug" with fewer than 66; the other side scores.
+    WRONG_DECLARATION = "wrong_declaration"
+    #: Normal game without "Genug": the last trick's side scores 1.
+    LAST_TRICK = "last_trick"
+    #: A special contract reached its goal.
+    CONTRACT_WON = "contract_won"
+    #: A special contract failed.
+    CONTRACT_LOST = "contract_lost"
+    #: Farbenring or Herrenschnapser shown and won without play (four players).
+    CLAIMED = "claimed"
+    #: Three Unter in a player's first three cards: deal again, nobody scores.
+    REDEAL = "redeal"
+
+
+@dataclasses.dataclass(frozen=True)
+class TableResult:
+    """The end of one table game.
+
+    ``winners`` are the seats credited with ``points`` each (with four players
+    both members of the winning team; with three the soloist, or both
+    defenders).  ``augen`` are the declarer's side's and the defenders' counted
+    Augen; ``multiplier`` is 1, 2 (Kontra), 4 (Rekontra) or 8 (Subkontra).
+    """
+
+    contract: str
+    declarer: int | None
+    winners: tuple[int, ...]
+    points: int
+    reason: TableEndReason
+    augen: tuple[int, int]
+    multiplier: int = 1
+
+    def points_of(self, seat: int) -> int:
+        """Game points credited to ``seat`` by this game."""
+        return self.points if seat in self.winners else 0
+
+    def to_json(self, players: int) -> dict[str, Any]:
+        """The bot protocol's JSON object (:class:`bummerl.rules.result.Result`): the winners and every seat's points.
+
+        >>> TableResult("gang", 1, (1,), 6, TableEndReason.CONTRACT_WON, (120, 0)).to_json(3)
+        {'contract': 'gang', 'declarer': 1, 'winners': [1], 'points': 6, 'points_by_seat': [0, 6, 0], \
+'reason': 'contract_won', 'augen': [120, 0], 'multiplier': 1}
+        """
+        return {
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "winners": list(self.winners),
+            "points": self.points,
+            "points_by_seat": [self.points_of(s) for s in range(players)],
+            "reason": self.reason.value,
+            "augen": list(self.augen),
+            "multiplier": self.multiplier,
+        }
 
 
 class Goal(enum.Enum):
@@ -214,17 +287,6 @@ class TableVariant(Variant):
         contracts = tuple(dataclasses.replace(c, rank=i) for i, c in enumerate(_build_contracts(self)))
         object.__setattr__(self, "_contracts", contracts)
         object.__setattr__(self, "_ranks", {c.name: c.rank for c in contracts})
-
-    # ---- games ----
-    def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
-        from bummerl.table_game import TableGame
-
-        return TableGame(self, deck_order, dealer)
-
-    def read_position(self, text: str) -> Game:
-        from bummerl.table_game import TableGame
-
-        return TableGame.read_position(text)
 
     # ---- contracts ----
     @property

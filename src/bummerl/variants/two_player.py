@@ -26,21 +26,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
-from bummerl.cards import Card, Rank, siegpunkte
+from bummerl.cards import Rank, siegpunkte
 from bummerl.errors import UnknownVariantError
 from bummerl.variants.base import Variant, register_base
 
-if TYPE_CHECKING:
-    from bummerl.game import Game
-
 __all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant", "marken"]
-
-
-#: The engine of the two-player variants, once imported (:meth:`TwoPlayerVariant.new_game`).
-_ENGINE: dict[str, Callable[[TwoPlayerVariant, Iterable[Card], int], Game]] = {}
 
 
 class EndReason(enum.Enum):
@@ -79,9 +71,28 @@ class GameResult:
     augen: tuple[int, int]
     unit: str = "game points"
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner as the seats credited with :attr:`points` (:class:`bummerl.rules.result.Result`)."""
+        return () if self.winner is None else (self.winner,)
+
     def points_of(self, player: int) -> int:
         """The points ``player`` won in this game (0 for the loser)."""
         return self.points if self.winner == player else 0
+
+    def to_json(self, players: int = 2) -> dict[str, Any]:
+        """The bot protocol's JSON object (:class:`bummerl.rules.result.Result`): the winner, not a side.
+
+        >>> GameResult(0, 2, EndReason.DECLARED, (70, 20)).to_json(2)
+        {'winner': 0, 'points': 2, 'reason': 'declared', 'augen': [70, 20], 'unit': 'game points'}
+        """
+        return {
+            "winner": self.winner,
+            "points": self.points,
+            "reason": self.reason.value,
+            "augen": list(self.augen),
+            "unit": self.unit,
+        }
 
 
 class ScoringState(Protocol):
@@ -219,21 +230,6 @@ class TwoPlayerVariant(Variant):
     def default_dealer(self) -> int:
         """Seat 1 deals: seat 0 is Vorhand and leads first."""
         return 1
-
-    def new_game(self, deck_order: Iterable[Card], dealer: int) -> Game:
-        # The engine sits above the variants (it imports them), so it is imported when first asked for and
-        # then kept: a function-level import on every deal cost self-play 6-14% (bench/engine.py).
-        engine = _ENGINE.get("two_player")
-        if engine is None:
-            from bummerl.two_player import TwoPlayerGame
-
-            engine = _ENGINE["two_player"] = TwoPlayerGame
-        return engine(self, deck_order, dealer)
-
-    def read_position(self, text: str) -> Game:
-        from bummerl.position import game_from_position
-
-        return game_from_position(text)
 
     # ---- derived facts ----
     @property
