@@ -54,7 +54,7 @@ def test_a_rejected_draw_is_drawn_again_in_both() -> None:
 
 def test_deals_are_the_same_with_and_without_the_compiled_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled = [Game.deal(v, seed=s).deck for v in ("schnapsen", "66", "dreierschnapsen") for s in range(50)]
-    monkeypatch.setattr(rng, "_crng", None)
+    monkeypatch.setattr(rng, "_c_shuffle", None)
     python = [Game.deal(v, seed=s).deck for v in ("schnapsen", "66", "dreierschnapsen") for s in range(50)]
     assert compiled == python
     assert set(compiled[0]) == set(deck(20))

@@ -56,10 +56,11 @@ T = TypeVar("T")
 
 # The compiled shuffle (src/bummerl/_crng.c, built by pip when a C compiler is there): the same stream, checked
 # against the code below in tests/test_rng.py. Without it the Python code below runs; nothing else differs.
+# Imported by its module's name, not from the package: this module sits below every other, the package above all.
 try:
-    from bummerl import _crng
+    from bummerl._crng import shuffle as _c_shuffle
 except ImportError:  # pragma: no cover - installed without a C compiler
-    _crng = None  # type: ignore[assignment]
+    _c_shuffle = None  # type: ignore[assignment]
 
 
 class SplitMix64:
@@ -100,8 +101,8 @@ class SplitMix64:
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates, last position first)."""
-        if _crng is not None and type(items) is list:
-            self.state = _crng.shuffle(self.state, items)
+        if _c_shuffle is not None and type(items) is list:
+            self.state = _c_shuffle(self.state, items)
             return
         self.shuffle_python(items)
 
