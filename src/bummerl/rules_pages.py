@@ -39,8 +39,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from bummerl.cards import Card, Rank, Suit, deck, marriage_value, siegpunkte
 from bummerl.match import DEFAULT_TARGET
@@ -621,15 +621,15 @@ class _Page:
         self.sections.append({"id": sid, "heading": self.t[heading], "text": list(text), **extra})
 
     # ------------------------------------------------------------------ parts shared by every variant
-    def cards(self) -> None:
+    def cards(self, *extra: str) -> None:
+        """The cards' section: the ranks and their Augen, then the lines of the templates ``extra`` (the family's)."""
         ranks = sorted({c.rank for c in deck(self.variant.deck_size)}, reverse=True)
         augen = [r.augen for r in ranks]
         self.values["augen"] = augen
         self.value("total", sum(c.augen for c in deck(self.variant.deck_size)))
         names = self.t["list_sep"].join(self.rank(r) for r in ranks)
         cards = [{"codes": [Card(Suit.HEARTS, r).code], "caption": str(a)} for r, a in zip(ranks, augen, strict=True)]
-        extra = [self.say("tg_cards_trump")] if isinstance(self.variant, TableVariant) else []
-        self.section("cards", "h_cards", [self.say("cards", ranks=names), *extra], cards=cards)
+        self.section("cards", "h_cards", [self.say("cards", ranks=names), *map(self.say, extra)], cards=cards)
 
     def marriage_values(self) -> None:
         self.value("m40", marriage_value(Suit.HEARTS, Suit.HEARTS))
@@ -652,7 +652,8 @@ class _Page:
         ]
 
 
-def _two_player(page: _Page, v: TwoPlayerVariant) -> None:
+def _two_player(page: _Page, variant: Variant) -> None:
+    v = cast(TwoPlayerVariant, variant)  # looked up for the two-player family (_FAMILY_PAGES)
     schnorps = v.match_kind == "marken"
     hand, decksize = v.hand_size, v.deck_size
     facedown = decksize - 2 * hand - 1
@@ -791,7 +792,8 @@ def _plus(augen: tuple[int, int], target: int) -> tuple[int, int]:
     return (max(augen[0], target), augen[1])
 
 
-def _table(page: _Page, v: TableVariant) -> None:
+def _table(page: _Page, variant: Variant) -> None:
+    v = cast(TableVariant, variant)  # looked up for the table family (_FAMILY_PAGES)
     solo = v.players == 3
     probe = _table_probe(v)
     page.value("players", v.players)
@@ -803,7 +805,7 @@ def _table(page: _Page, v: TableVariant) -> None:
     if solo:
         page.value("talon", v.talon_size)
     page.section("goal", "h_goal", [page.say("tg_goal_solo" if solo else "tg_goal_teams")])
-    page.cards()
+    page.cards("tg_cards_trump")
     deal = [page.say("tg_deal")]
     if v.three_unter_redeal:
         deal.append(page.say("tg_redeal"))
@@ -928,15 +930,17 @@ def rules_page(variant: Variant, lang: str = "de", faces: str = "german") -> dic
     return _cached_page(variant, lang, faces)
 
 
+#: The sections of each family of rules (``Variant.FAMILY``).
+_FAMILY_PAGES: dict[str, Callable[[_Page, Variant], None]] = {
+    "two_player": _two_player,
+    "table_game": _table,
+}
+
+
 @functools.lru_cache(maxsize=512)
 def _cached_page(variant: Variant, lang: str, faces: str) -> dict[str, Any]:
     page = _Page(variant, lang, faces)
-    if isinstance(variant, TwoPlayerVariant):
-        _two_player(page, variant)
-    elif isinstance(variant, TableVariant):
-        _table(page, variant)
-    else:  # pragma: no cover - every variant is of one of the two families
-        raise TypeError(f"no rules page for {type(variant).__name__}")
+    _FAMILY_PAGES[variant.FAMILY](page, variant)
     options = variant.options()
     house = [_house_rule(page, name, getattr(variant, name), default) for name, default in _defaults(variant).items()]
     page.section("house_rules", "h_house", [page.say("house_some" if options else "house_none")])
