@@ -39,7 +39,7 @@ everywhere (lobby, table, history):
 ('Stark', 'Strong', 'Rules of thumb')
 
 ``cmd:<command line>`` names a program speaking the bot protocol
-(:class:`~bummerl.protocol.ProcessBot`, docs/protocol.md) for any variant.
+(:class:`~bummerl.bots.process.ProcessBot`, docs/protocol.md) for any variant.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol, overload, runtime_checkable
 
 from bummerl.actions import Action
+from bummerl.bots.process import ProcessBot
 from bummerl.cards import LANGUAGES
 from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
@@ -246,7 +247,7 @@ def make_bot(name: str, seed: int = 0, variant: Variant | None = None) -> Bot:
     """A new bot called ``name`` for ``variant`` whose randomness comes from ``seed``.
 
     Without a variant the bot is made for Schnapsen.  ``cmd:<command line>``
-    makes a :class:`~bummerl.protocol.ProcessBot`: a program in any language
+    makes a :class:`~bummerl.bots.process.ProcessBot`: a program in any language
     speaking the bot protocol (docs/protocol.md), for any variant; it gets
     ``seed`` in the ``game_start`` of its first game.  Raises
     :class:`UnknownBotError` for an unknown name or a bot that does not play
@@ -257,8 +258,6 @@ def make_bot(name: str, seed: int = 0, variant: Variant | None = None) -> Bot:
     'search'
     """
     if name.startswith("cmd:"):
-        from bummerl.protocol import ProcessBot
-
         return ProcessBot(name, seed=seed)
     v = variant if variant is not None else find_variant(_DEFAULT_VARIANT)
     return bot_info(name, v).factory(seed, v)
