@@ -351,10 +351,9 @@ def measure(variant: str, bot: str = "hard", games: int = 100, seed: int = 0, jo
     from bummerl.bots import make_bot
     from bummerl.game import Game
     from bummerl.rng import derive_seed
-    from bummerl.variants import find_variant
-    from bummerl.variants.two_player import GameResult
+    from bummerl.variants import TwoPlayerVariant
 
-    v = find_variant(variant)
+    v = TwoPlayerVariant.find(variant)  # the roles are Vorhand and dealer: two players
     vorhand: dict[int, int] = {}
     dealer: dict[int, int] = {}
     stand = 0
@@ -365,12 +364,14 @@ def measure(variant: str, bot: str = "hard", games: int = 100, seed: int = 0, jo
         while not game.is_over:
             game.apply(bots[game.to_move].choose(game.view(game.to_move)))
         result = game.result
-        assert isinstance(result, GameResult)
-        if result.winner is None:
+        assert result is not None  # played to the end
+        points = [result.points_of(s) for s in (0, 1)]
+        if not any(points):
             stand += 1
             continue
-        side = dealer if result.winner == game.dealer else vorhand
-        side[result.points] = side.get(result.points, 0) + 1
+        winner = 0 if points[0] else 1
+        side = dealer if winner == game.dealer else vorhand
+        side[points[winner]] = side.get(points[winner], 0) + 1
     return {
         "variant": v.name,
         "bot": bot,
