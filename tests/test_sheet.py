@@ -215,6 +215,22 @@ def test_a_table_game_sheet_is_in_the_state_of_a_spectator(client: TestClient) -
     assert cards_in(sheet) == set()
 
 
+@pytest.mark.parametrize(
+    ("variant", "traits"),
+    [
+        ("schnapsen", {"undeclared_end": "last_trick", "match_kind": "bummerl", "terms": "schnapsen"}),
+        ("66", {"undeclared_end": "sixty_six", "match_kind": "bummerl", "terms": "schnapsen"}),
+        ("schnorps", {"undeclared_end": "sixty_six", "match_kind": "marken", "terms": "schnorps"}),
+    ],
+)
+def test_the_sheet_carries_the_variants_traits(client: TestClient, variant: str, traits: dict[str, Any]) -> None:
+    """sheet.js words a game's end by the variant's traits (the last trick wins, or 66; Zudrehen or Decken), never
+    by its name: the sheet carries them as every view's ``variant`` does."""
+    table = client.post("/api/tables", json={"variant": variant, "opponent": "random", "seed": 3}).json()
+    sheet = client.get(f"/api/tables/{table['table_id']}/sheet").json()
+    assert {k: sheet["traits"][k] for k in traits} == traits and sheet["traits"]["seats"] == 2
+
+
 # ---------------------------------------------------------------------- the log after a reload
 def test_the_log_comes_back_after_a_reload_as_it_was_sent(client: TestClient) -> None:
     """A reloaded page gets the game so far in ``welcome.log``: the events it was sent, from the deal on."""

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from bummerl.match import Match, TableMatch
 from bummerl.variants import EndReason, GameResult
 from bummerl.variants.two_player import marken
+from bummerl.view_json import variant_traits
 
 if TYPE_CHECKING:
     from bummerl.server.rooms import Room
@@ -216,6 +217,7 @@ def sheet_json(room: Room) -> dict[str, Any]:
         "table_id": room.id,
         "kind": room.kind,
         "variant": room.variant.name,
+        "traits": variant_traits(room.variant),
         "title": room.variant.title,
         "options": room.variant.options(),
         "players": [

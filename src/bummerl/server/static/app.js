@@ -20,7 +20,7 @@ import { has, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
 import { ProfilePage } from "./profile.js";
 import { motionControls } from "./motion.js";
-import { botName, cardFace, h } from "./render.js";
+import { botName, cardFace, h, variantTitle } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, rulesHref, rulesLink } from "./rules.js";
 import { participantsField, seatCount } from "./round.js";
@@ -185,9 +185,7 @@ class LobbyPage {
   }
 
   title(name) {
-    if (has(`variant_title_${name}`)) return t(`variant_title_${name}`);
-    const v = (this.variants || []).find((x) => x.name === name);
-    return v ? v.title : name || "";
+    return variantTitle(name, this.variants);
   }
 
   /** Who sits at seat `seat` (1 ..) of variant `v`: the form's choice, else the variant's default bot. */
@@ -516,9 +514,8 @@ class HistoryPage {
     try {
       if (!offset) {
         // Variant titles ("Schnapsen (weich)") for the names the history stores.
-        for (const v of (await api("GET", "/api/variants")).data || []) {
-          this.titles[v.name] = has(`variant_title_${v.name}`) ? t(`variant_title_${v.name}`) : v.title;
-        }
+        const variants = (await api("GET", "/api/variants")).data || [];
+        for (const v of variants) this.titles[v.name] = variantTitle(v.name, variants);
       }
       const { data } = await api("GET", `/api/games?finished=true&limit=50&offset=${offset}`);
       this.games = (offset ? this.games || [] : []).concat(data.games || []);

@@ -153,7 +153,10 @@ export function pointsText(n, unit) {
   return t("points", { n, unit });
 }
 
-/** Why a game ended, in words: who declared, closed or took the last trick (`person(seat)` names a seat). */
+/**
+ * Why a game ended, in words: who declared, closed or took the last trick (`person(seat)` names a seat). `variant`
+ * is the view's `variant` (its `traits` say whether the last trick or 66 wins a game nobody declared).
+ */
 export function reasonText(result, { person, closedBy, variant }) {
   if (!result) return "";
   const w = result.winner;
@@ -169,9 +172,8 @@ export function reasonText(result, { person, closedBy, variant }) {
     case "closer_failed":
       return t("reason_closer_failed", person(closedBy ?? 1 - w));
     case "last_trick": {
-      const key =
-        variant === "schnapsen" || variant === "schnapsen-scharf" ? "reason_last_trick" : "reason_last_trick_66";
-      return t(key, person(w));
+      const lastTrickWins = variant?.traits?.undeclared_end === "last_trick";
+      return t(lastTrickWins ? "reason_last_trick" : "reason_last_trick_66", person(w));
     }
     case "stand":
       return t("reason_stand");
@@ -229,11 +231,14 @@ export function variantList() {
   return variantsAsked;
 }
 
-/** A variant's title in the page's language (the server's title where the page has no words of its own). */
-export function variantTitle(name, variants = []) {
+/**
+ * A variant's title in the page's language: the page's own words, else the server's title (from `variants`, as
+ * `GET /api/variants` lists them, or `fallback`), else its name. The one place the page looks a title up.
+ */
+export function variantTitle(name, variants = [], fallback = "") {
   if (has(`variant_title_${name}`)) return t(`variant_title_${name}`);
-  const v = variants.find((x) => x.name === name);
-  return v ? v.title : name || "";
+  const v = (variants || []).find((x) => x.name === name);
+  return (v && v.title) || fallback || name || "";
 }
 
 /** An option's name in words: the page's label where it has one, else the server's name. */

@@ -26,6 +26,7 @@ import {
   reasonText,
   sortHand,
   trumpBadge,
+  variantTitle,
 } from "./render.js";
 import { eventText, lastBid, resultText, seatTags, statusParts, tableTrick, tokenText } from "./bidding.js";
 import { positions } from "./trick.js";
@@ -63,8 +64,7 @@ export class ReplayPage {
       ]);
       this.game = summary.data;
       const name = typeof this.game.variant === "string" ? this.game.variant : this.game.variant?.name;
-      const info = (variants.data || []).find((v) => v.name === name);
-      this.variantTitle = info ? info.title : name || "";
+      this.variantTitle = variantTitle(name, variants.data);
       this.steps = replay.data.steps || [];
       this.kind = replay.data.kind || "two_player";
       this.players = replay.data.players || 2;
@@ -433,7 +433,6 @@ export class ReplayPage {
           ),
         );
       const last = this.steps[this.steps.length - 1] || {};
-      const name = typeof g.variant === "string" ? g.variant : g.variant?.name;
       box.append(
         h(
           "p",
@@ -441,7 +440,8 @@ export class ReplayPage {
           reasonText(r, {
             person: (p) => ({ you: false, name: this.nameOf(p) }),
             closedBy: last.closed_by,
-            variant: name,
+            // A two-player game's summary describes its variant (with the traits) in variant_info.
+            variant: g.variant_info || g.variant,
           }),
         ),
       );

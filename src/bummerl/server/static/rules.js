@@ -11,8 +11,8 @@
 // house rules of a table; they are sent to the server as they are and shown as they apply.
 
 import { api } from "./api.js";
-import { has, t } from "./i18n.js";
-import { cardFace, h } from "./render.js";
+import { t } from "./i18n.js";
+import { cardFace, h, variantTitle } from "./render.js";
 
 /** The address of the rules page of `variant` (a name, or a view's `{ name, options }`) with its options. */
 export function rulesHref(variant, { options = null, table = null } = {}) {
@@ -109,7 +109,7 @@ export class RulesPage {
   }
 
   title(name, fallback) {
-    return has(`variant_title_${name}`) ? t(`variant_title_${name}`) : fallback || name;
+    return variantTitle(name, [], fallback);
   }
 
   /** One link per variant, the shown one marked; a table's page keeps its house rules only for its own. */

@@ -44,7 +44,8 @@ function legend(sheet, o) {
 
 /** How a two-player game (or a Schnorps round's game) ended, in words: "ausgemeldet mit 68", "zugedreht, verfehlt". */
 function endingText(line, sheet, o) {
-  const schnorps = sheet.variant === "schnorps";
+  const traits = sheet.traits || {};
+  const schnorps = traits.terms === "schnorps";
   const augen = line.augen || [];
   switch (line.reason) {
     case "declared":
@@ -60,7 +61,7 @@ function endingText(line, sheet, o) {
     case "wrong_declaration":
       return t("sc_wrong", { name: o.name(line.loser ?? 1 - line.winner) });
     case "last_trick":
-      return t(["schnapsen", "schnapsen-scharf"].includes(sheet.variant) ? "sc_last_trick" : "sc_last_card");
+      return t(traits.undeclared_end === "last_trick" ? "sc_last_trick" : "sc_last_card");
     case "stand":
       return t("sc_stand");
     default:

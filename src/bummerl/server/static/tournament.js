@@ -10,9 +10,9 @@
 // keeps it for that table as the lobby keeps any seat token (api.js `seats`) and opens the table page.
 
 import { absoluteUrl, api, prefs, seats } from "./api.js";
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
-import { botName, h } from "./render.js";
+import { botName, h, variantTitle } from "./render.js";
 
 const POLL_MS = 2500;
 const FORMATS = ["swiss", "round-robin", "knock-out"];
@@ -43,12 +43,6 @@ const mine = {
 };
 
 const bearer = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
-
-function variantTitle(name, variants) {
-  if (has(`variant_title_${name}`)) return t(`variant_title_${name}`);
-  const v = (variants || []).find((x) => x.name === name);
-  return v ? v.title : name || "";
-}
 
 function field(id, label, input) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input);
