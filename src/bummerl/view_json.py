@@ -81,7 +81,7 @@ def _sorted_codes(cards: Iterable[Card]) -> list[str]:
 
 def _seat(value: Any, field: str, players: int = 2) -> int:
     if isinstance(value, bool) or value not in range(players):
-        if players == 2:
+        if players == 2:  # the wording only: "seat 0 or 1" reads better than "a seat 0..1"
             raise ProtocolError(f"{field} must be seat 0 or 1, not {value!r}")
         raise ProtocolError(f"{field} must be a seat 0..{players - 1}, not {value!r}")
     return int(value)
@@ -239,20 +239,12 @@ def variant_traits(variant: Variant) -> dict[str, Any]:
     >>> variant_traits(find_variant("schnorps"))["match_kind"], variant_traits(find_variant("bauern"))["teams"]
     ('marken', [[0, 2], [1, 3]])
     """
-    if isinstance(variant, TwoPlayerVariant):
-        return {
-            "seats": 2,
-            "undeclared_end": variant.undeclared_end,
-            "match_kind": variant.match_kind,
-            "terms": "schnorps" if variant.match_kind == "marken" else "schnapsen",
-            "teams": None,
-        }
     return {
         "seats": variant.players,
-        "undeclared_end": None,
-        "match_kind": "points",
-        "terms": "schnapsen",
-        "teams": [[0, 2], [1, 3]] if variant.players == 4 else None,
+        "undeclared_end": variant.undeclared_end_rule,
+        "match_kind": variant.match_unit,
+        "terms": "schnorps" if variant.match_unit == "marken" else "schnapsen",
+        "teams": [list(team) for team in variant.teams] if variant.teams else None,
     }
 
 
@@ -389,7 +381,8 @@ def view_to_json(view: View) -> dict[str, Any]:
     >>> view_from_json(data) == Game.deal("schnapsen", seed=1).view(0)
     True
     """
-    # The variant says which kind of view this is (no test of the view's type).
+    # The variant says which kind of view this is (no test of the view's type): each family's view has its own
+    # parts (the talon, or the bidding), so its JSON is written by its own function.
     if view.variant.players == 2:
         return _player_view_to_json(cast(PlayerView, view))
     return _table_view_to_json(cast(TableView, view))
@@ -406,7 +399,7 @@ def view_from_json(data: Any) -> AnyView:
     data = _object(data, "view")
     _require(data, ["variant"])
     variant = variant_from_json(data["variant"])
-    if variant.players == 2:
+    if variant.players == 2:  # the family's own parts, as in view_to_json
         return _player_view_from_json(data, cast(TwoPlayerVariant, variant))
     return _table_view_from_json(data, cast(TableVariant, variant))
 
@@ -414,7 +407,7 @@ def view_from_json(data: Any) -> AnyView:
 def table_view_from_json(data: Any) -> TableView:
     """:func:`view_from_json` for a table game's view; a two-player view is an error."""
     view = view_from_json(data)
-    if view.variant.players == 2:
+    if view.variant.players == 2:  # the one check of a caller that plays only table games
         raise ProtocolError(f"expected the view of a table game, not of {view.variant.title}")
     return cast(TableView, view)
 

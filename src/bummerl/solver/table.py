@@ -7,7 +7,7 @@ declarer's side against the defenders.  The value is **game points for a seat's
 side** (the side of the player to move unless told otherwise): what that side
 wins, or minus what it loses, when everybody plays perfectly.  Kontra steps and
 the point for leaving the talon are included, as in
-:class:`~bummerl.table_game.TableResult`.
+:class:`~bummerl.variants.bauernschnapsen.TableResult`.
 
 >>> from bummerl.table_game import TableGame
 >>> t = TableGame.deal("bauernschnapsen", seed=3, dealer=0)
@@ -53,12 +53,12 @@ from typing import TYPE_CHECKING
 
 from bummerl.actions import Action
 from bummerl.cards import CARDS, Card, Rank, Suit, marriage_value, siegpunkte
-from bummerl.table_game import Phase
-from bummerl.variants.bauernschnapsen import Contract, Goal, TableVariant
+from bummerl.variants.bauernschnapsen import Contract, Goal, Phase, TableVariant
+from bummerl.view import TableView
 
 if TYPE_CHECKING:
+    # Only the type: the solver reads a game's state as it reads a view's, and needs no engine to run.
     from bummerl.table_game import TableGame
-    from bummerl.view import TableView
 
 __all__ = ["PlayState", "TableSolver", "action_values", "best_action", "solve"]
 

@@ -93,6 +93,24 @@ class Variant:
         """The seat that deals when nobody says otherwise."""
         return 0
 
+    # ------------------------------------------------------------------- traits
+    # What a front end reads of a variant's rules instead of testing its name or its class (view_json's
+    # variant_traits); each family answers for itself.
+    @property
+    def undeclared_end_rule(self) -> str | None:
+        """Who wins a game nobody declared (``"last_trick"`` or ``"sixty_six"``); ``None`` where no such rule."""
+        return None
+
+    @property
+    def match_unit(self) -> str:
+        """What a match is played for: ``"bummerl"``, ``"marken"`` or ``"points"`` (a race to a target)."""
+        return "points"
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The fixed partnerships of seats (empty where every seat plays alone)."""
+        return ()
+
 
 def parse_bool(key: str, value: Any) -> bool:
     """``value`` as a boolean option (``true``/``false``, ``yes``/``no``, ``on``/``off``, ``1``/``0``)."""

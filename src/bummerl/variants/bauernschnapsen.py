@@ -288,6 +288,12 @@ class TableVariant(Variant):
         object.__setattr__(self, "_contracts", contracts)
         object.__setattr__(self, "_ranks", {c.name: c.rank for c in contracts})
 
+    # ---- traits (Variant's) ----
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Four players: partners sit opposite (seeds/004); three: every seat alone."""
+        return ((0, 2), (1, 3)) if self.players == 4 else ()
+
     # ---- contracts ----
     @property
     def contracts(self) -> tuple[Contract, ...]:

@@ -231,6 +231,15 @@ class TwoPlayerVariant(Variant):
         """Seat 1 deals: seat 0 is Vorhand and leads first."""
         return 1
 
+    # ---- traits (Variant's) ----
+    @property
+    def undeclared_end_rule(self) -> str | None:
+        return self.undeclared_end
+
+    @property
+    def match_unit(self) -> str:
+        return self.match_kind
+
     # ---- derived facts ----
     @property
     def target(self) -> int:
