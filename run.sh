@@ -2,7 +2,8 @@
 # Bummerl's two entry points on a fresh machine (README quick start):
 #   ./run.sh start  set up and start Bummerl: the web app on 127.0.0.1 (SQLite in the user's data folder)
 #   ./run.sh play   set up and play in the terminal instead
-#   ./run.sh test   set up and run every check: ruff (lint and format), mypy --strict, pytest (browser tests too)
+#   ./run.sh test   set up and run every check: ruff (lint and format), mypy --strict, the import contract
+#                   (lint-imports, pyproject.toml), pytest (browser tests too)
 # Everything Python is installed into .venv next to this script; a second run reuses it.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium) and the PostgreSQL tests start a throwaway cluster
 # of Debian's postgresql; `test` installs both with apt-get when they are missing and we are root (as in CI).
@@ -55,6 +56,7 @@ case "$cmd" in
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench examples conftest.py
     echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"
+    echo "== import contract"; "$VENV/bin/lint-imports"
     echo "== pytest"; exec "$VENV/bin/python" -m pytest "$@"
     ;;
   setup)
