@@ -53,10 +53,10 @@ from bummerl.arena.deals import BOT_SEEDS
 from bummerl.bots import Bot, bot_info
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
-from bummerl.rl.encoding import ActionSpace, ViewEncoder
-from bummerl.rl.episode import SEAT_SEEDS, check_settings, deal, forfeit_rewards, render_view, seat_rewards
+from bummerl.rl.episode import SEAT_SEEDS, deal, forfeit_rewards, render_view, seat_rewards
+from bummerl.rl.settings import OBSERVATION_HIGH, EnvSettings
 from bummerl.rng import derive_seed
-from bummerl.variants import VARIANTS, Variant, find_variant
+from bummerl.variants import VARIANTS, Variant
 
 try:
     import gymnasium
@@ -70,8 +70,6 @@ __all__ = ["ENV_IDS", "OBSERVATION_HIGH", "REDEAL_SEEDS", "BummerlEnv"]
 
 #: Path element of :func:`~bummerl.rng.derive_seed` ("REDL") for the seeds dealt after a game without a decision.
 REDEAL_SEEDS = 0x5245444C
-#: Every encoded value lies in [0, OBSERVATION_HIGH] (see :data:`bummerl.rl.pettingzoo.OBSERVATION_HIGH`).
-OBSERVATION_HIGH = 4.0
 #: A game that ends before the agent's first decision is dealt again; past this many in a row something is wrong.
 _MAX_REDEALS = 1000
 #: The Gymnasium id of each variant: ``Bummerl/`` and the name in CamelCase, version 0.
@@ -99,26 +97,22 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal: str = "lose",
         **options: Any,
     ) -> None:
-        self.variant: Variant = find_variant(variant, **options)
-        check_settings(self.variant, dealer, reward, illegal)
+        #: The settings as given, checked (shared with the PettingZoo environment).
+        self.settings = EnvSettings.read(
+            variant, render_mode, observation=observation, dealer=dealer, reward=reward, illegal=illegal, **options
+        )
+        self.variant: Variant = self.settings.variant
         players = self.variant.players
         if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players)):
             raise ValueError(f"seat must be 'random' or a seat 0..{players - 1}, not {seat!r}")
-        if observation not in ("observation", "information_state"):
-            raise ValueError(f"observation must be 'observation' or 'information_state', not {observation!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self._bot_maker = bot_info(opponent, self.variant)  # UnknownBotError naming the bots that play the variant
         self.opponent = self._bot_maker.name
         self.render_mode = render_mode
-        self.space = ActionSpace.of(self.variant)
-        encoder = ViewEncoder.of(self.variant)
-        self._encode = encoder.observation if observation == "observation" else encoder.information_state
-        size = encoder.observation_size if observation == "observation" else encoder.information_state_size
-        self.observation_space = spaces.Box(0.0, OBSERVATION_HIGH, (size,), np.float32)
+        self.space = self.settings.space
+        self._encode = self.settings.encode
+        self.observation_space = spaces.Box(0.0, OBSERVATION_HIGH, (self.settings.size,), np.float32)
         self.action_space = spaces.Discrete(self.space.size)
         self._seat_rule = seat
-        self._dealer, self._reward, self._illegal = dealer, reward, illegal
         self._games = 0
         #: The game of the current episode (``None`` before the first reset).
         self.game: Game | None = None
@@ -155,19 +149,21 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
         try:
             chosen = self.space.action(number)
         except ValueError as exc:  # a number no action of the variant has (a marriage led with an Ace, ...)
-            if self._illegal == "raise":
+            if self.settings.illegal == "raise":
                 raise
             return self._forfeit(str(exc))
         refusal = game.refusal(chosen)
         if refusal is not None:
             rule, reason = refusal
-            if self._illegal == "raise":
+            if self.settings.illegal == "raise":
                 raise IllegalActionError(rule, f"seat {self.seat} chose {number} ({chosen.token}): {reason}")
             return self._forfeit(f"{rule.title}: {reason}")
         game.apply(chosen)
         self._play_bots()
         self._done = game.is_over
-        reward = seat_rewards(game.result, self.variant.players, self._reward)[self.seat] if game.is_over else 0.0
+        reward = (
+            seat_rewards(game.result, self.variant.players, self.settings.reward)[self.seat] if game.is_over else 0.0
+        )
         return self._observation(), reward, game.is_over, False, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -183,7 +179,7 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
     # ------------------------------------------------------------------ internals
     def _start(self, game_seed: int, options: dict[str, Any] | None) -> None:
         self._seed = game_seed
-        game = deal(self.variant, game_seed, self._dealer, self._games, options)
+        game = deal(self.variant, game_seed, self.settings.dealer, self._games, options)
         players = self.variant.players
         self.seat = (
             derive_seed(game_seed, SEAT_SEEDS) % players if self._seat_rule == "random" else int(self._seat_rule)
@@ -200,7 +196,7 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _forfeit(self, why: str) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         # The game stays as it was (the engine refused the action); the episode ends as the arena's forfeit.
         self._done = True
-        penalty = forfeit_rewards(self.variant, self.seat, self._reward)[self.seat]
+        penalty = forfeit_rewards(self.variant, self.seat, self.settings.reward)[self.seat]
         return self._observation(), penalty, True, False, self._info(illegal=why)
 
     def _play_bots(self) -> None:

@@ -57,9 +57,9 @@ from typing import Any
 
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
-from bummerl.rl.encoding import ActionSpace, ViewEncoder
-from bummerl.rl.episode import SeedStream, check_settings, deal, forfeit_rewards, render_view, seat_rewards
-from bummerl.variants import Variant, find_variant
+from bummerl.rl.episode import SeedStream, deal, forfeit_rewards, render_view, seat_rewards
+from bummerl.rl.settings import OBSERVATION_HIGH, OBSERVATIONS, EnvSettings
+from bummerl.variants import Variant
 
 try:
     import numpy as np
@@ -71,12 +71,6 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(message) from exc
 
 __all__ = ["OBSERVATIONS", "OBSERVATION_HIGH", "env", "raw_env"]
-
-#: What the ``"observation"`` entry encodes: :class:`ViewEncoder`'s two methods.
-OBSERVATIONS = ("observation", "information_state")
-#: Every encoded value lies in [0, OBSERVATION_HIGH]: cards and flags are 0/1, sizes are shares of at most
-#: 8/6, and Augen are divided by 66 and never exceed 230 (120 in cards, 10 for the last trick, 100 in marriages).
-OBSERVATION_HIGH = 4.0
 
 
 def env(variant: str | Variant = "schnapsen", render_mode: str | None = None, **settings: Any) -> Any:
@@ -107,19 +101,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         **options: Any,
     ) -> None:
         super().__init__()
-        self.variant: Variant = find_variant(variant, **options)
-        check_settings(self.variant, dealer, reward, illegal)
-        if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        #: The settings as given, checked (shared with the Gymnasium environment).
+        self.settings = EnvSettings.read(
+            variant, render_mode, observation=observation, dealer=dealer, reward=reward, illegal=illegal, **options
+        )
+        self.variant: Variant = self.settings.variant
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"bummerl_{self.variant.name.replace('-', '_')}_v0"}
-        self.space = ActionSpace.of(self.variant)
-        self.encoder = ViewEncoder.of(self.variant)
-        self._encode = self.encoder.observation if observation == "observation" else self.encoder.information_state
-        size = self.encoder.observation_size if observation == "observation" else self.encoder.information_state_size
-        self._dealer, self._reward, self._illegal = dealer, reward, illegal
+        self.space = self.settings.space
+        self.encoder = self.settings.encoder
+        self._encode = self.settings.encode
+        size = self.settings.size
         self.possible_agents = [f"player_{seat}" for seat in range(self.variant.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
@@ -148,7 +140,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     # -------------------------------------------------------------- episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         game_seed = self._seeds.next(seed)
-        self.game = deal(self.variant, game_seed, self._dealer, self._seeds.games_since_seed, options)
+        self.game = deal(self.variant, game_seed, self.settings.dealer, self._seeds.games_since_seed, options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -179,14 +171,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         refusal = game.refusal(chosen)
         if refusal is not None:
             rule, reason = refusal
-            if self._illegal == "raise":
+            if self.settings.illegal == "raise":
                 raise IllegalActionError(rule, f"{agent} (seat {seat}) chose {int(action)} ({chosen.token}): {reason}")
             self.infos[agent] = {"illegal": f"{rule.title}: {reason}"}
-            self._finish(forfeit_rewards(self.variant, seat, self._reward))
+            self._finish(forfeit_rewards(self.variant, seat, self.settings.reward))
         else:
             game.apply(chosen)
             if game.is_over:
-                self._finish(seat_rewards(game.result, self.variant.players, self._reward))
+                self._finish(seat_rewards(game.result, self.variant.players, self.settings.reward))
             else:
                 self.agent_selection = self.possible_agents[game.to_move]
         self._accumulate_rewards()
