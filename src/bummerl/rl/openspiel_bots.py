@@ -41,7 +41,7 @@ from bummerl.actions import Action
 from bummerl.rl.openspiel import BummerlGame, BummerlState, load
 from bummerl.rng import SplitMix64
 from bummerl.variants import Variant, find_variant
-from bummerl.view import PlayerView, TableView
+from bummerl.view import View
 
 __all__ = ["KINDS", "SIMULATIONS", "UCT_C", "WORLDS", "OpenSpielBot", "make_openspiel_bot"]
 
@@ -86,7 +86,7 @@ class OpenSpielBot:
         self._random = np.random.RandomState(seed % 2**32)
         self._evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self._random)
 
-    def choose(self, view: PlayerView | TableView) -> Action:
+    def choose(self, view: View) -> Action:
         """The action the search likes best for the player of ``view`` (whose turn it is)."""
         legal = view.legal
         if not legal:
@@ -99,10 +99,10 @@ class OpenSpielBot:
     def _sample(self) -> float:
         return self._rng.next_u64() / 2**64
 
-    def _root(self, view: PlayerView | TableView) -> BummerlState:
+    def _root(self, view: View) -> BummerlState:
         return self.game.state_from_view(view, self._rng)
 
-    def _ismcts(self, view: PlayerView | TableView) -> int:
+    def _ismcts(self, view: View) -> int:
         bot = ismcts.ISMCTSBot(
             self.game,
             self._evaluator,
@@ -115,7 +115,7 @@ class OpenSpielBot:
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, self._sample))
         return int(bot.step(self._root(view)))
 
-    def _mcts(self, view: PlayerView | TableView) -> int:
+    def _mcts(self, view: View) -> int:
         visits: dict[int, int] = {}
         worlds = min(self.worlds, self.simulations)
         for w in range(worlds):
