@@ -302,7 +302,7 @@ class _Witness(Console):
 
     def _known(self) -> set[Card]:
         assert self.session is not None
-        games = self.session.match.games
+        games = self.session.match.series.games
         if not games:
             return set()
         seen = self.seen.setdefault(id(games[-1]), set())
@@ -355,7 +355,7 @@ def test_no_line_names_a_card_the_human_cannot_know(variant: str, seat: int, fac
     for bot_seat, bot in session.bots.items():
 
         def spy(view: Any, choose: Any = bot.choose, bot_seat: int = bot_seat) -> Action:
-            game = session.match.current
+            game = session.match.series.current
             assert game is not None and view.player == bot_seat
             own = game.view(bot_seat)
             # A two-player bot's view also carries the match context: the score sheet, no card (docs/bots.md).

@@ -126,7 +126,7 @@ class _SpyConsole(Console):
 
     def _known(self) -> set[Card]:
         assert self.session is not None
-        games = self.session.match.games
+        games = self.session.match.series.games
         if not games:
             return set()
         game = games[-1]
@@ -191,7 +191,7 @@ def test_terminal_session_shows_only_known_cards(variant: str, faces: str, lang:
     def spy(view: PlayerView) -> Action:
         assert isinstance(view, PlayerView) and view.player == BOT
         # Its own seat's view, plus the match context (the score sheet, no card: docs/bots.md).
-        assert session.match.current is not None and view._replace(match=None) == session.match.current.view(BOT)
+        assert session.match.series.current is not None and view._replace(match=None) == session.match.series.current.view(BOT)
         views.append(view)
         return choose(view)
 

@@ -69,7 +69,7 @@ def test_the_human_sees_only_the_own_view() -> None:
         console=Console(io.StringIO("q\n"), out),
     )
     assert session.run() == 0
-    table = session.match.games[0]
+    table = session.match.series.games[0]
     text = out.getvalue()
     shown_hand = text.split("Your hand:")[1] if "Your hand:" in text else ""
     hidden = {c for s in range(4) if s != 2 for c in table.hands[s]} - set().union(*table.known)

@@ -69,7 +69,7 @@ from bummerl.game import Game
 from bummerl.match import DRAW, GameSeries
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import GameResult, TwoPlayerVariant
+from bummerl.variants import GameResult, TwoPlayerVariant, Variant
 from bummerl.view import MatchContext
 
 __all__ = ["ENGINE_DEALER", "PARTICIPANTS", "RoundGame", "SchnorpsRound", "draw_first_dealer", "participant_counts"]
@@ -80,14 +80,16 @@ PARTICIPANTS = (3, 4)
 ENGINE_DEALER = 1
 
 
-def participant_counts(variant: TwoPlayerVariant) -> tuple[int, ...]:
-    """How many participants a match of ``variant`` may have: 2, 3 or 4 for Schnorps' Marken, else 2.
+def participant_counts(variant: Variant) -> tuple[int, ...]:
+    """How many may take part in a match of ``variant``: 2, 3 or 4 for Schnorps' Marken, else its players.
 
     >>> from bummerl.variants import find_variant
-    >>> participant_counts(find_variant("schnorps")), participant_counts(find_variant("schnapsen"))
-    ((2, 3, 4), (2,))
+    >>> [participant_counts(find_variant(v)) for v in ("schnorps", "schnapsen", "dreier")]
+    [(2, 3, 4), (2,), (3,)]
     """
-    return (2, *PARTICIPANTS) if variant.match_kind == "marken" else (2,)
+    if variant.FAMILY == "two_player" and TwoPlayerVariant.find(variant).match_kind == "marken":
+        return (2, *PARTICIPANTS)
+    return (variant.players,)
 
 
 def draw_first_dealer(seed: int, participants: int) -> int:

@@ -19,8 +19,9 @@ because two commands share it: a command module does not import another's
 words, and this module is the front end's one place for sentences about a game
 (with :func:`marriage_word` and the results).  It also draws a two-player
 game's table and menu for ``bummerl play`` (:func:`render_view`,
-:func:`menu_label`); ``play_text`` keeps the table games' and the cards a player
-may type.
+:func:`menu_label`) and a table game's (:func:`table_view_lines`,
+:func:`table_label`); :func:`view_lines` draws either.  ``play_text`` keeps the
+cards a player may type.
 
 >>> from bummerl.game import Game
 >>> game = Game.deal("schnapsen", seed=4)
@@ -41,8 +42,8 @@ from bummerl import events as ev
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
 from bummerl.cards import Card, Suit, marriage_value, sort_hand
 from bummerl.i18n import Messages
-from bummerl.table_game import TableResult
 from bummerl.variants import EndReason, GameResult, TableVariant, Variant
+from bummerl.variants.bauernschnapsen import Phase, TableEndReason, TableResult
 from bummerl.view import PlayerView
 
 __all__ = [
@@ -53,6 +54,10 @@ __all__ = [
     "record_result",
     "render_view",
     "result_sentence",
+    "table_label",
+    "table_result_lines",
+    "table_view_lines",
+    "view_lines",
 ]
 
 
@@ -426,3 +431,105 @@ def record_result(result: GameResult | TableResult, w: Words) -> str:
         return f"{won} {w('table_augen', a=a, b=b)}"
     text = w("replay_result_text", winner=w.whom(winners[0]), points=points, reason=reason, a0=a, a1=b)
     return w("replay_result", text=text)
+
+
+# ------------------------------------------------------------------ the table games
+_TABLE_MENU = {
+    ActionKind.CUT: "menu_cut",
+    ActionKind.KNOCK: "menu_knock",
+    ActionKind.TURN_TRUMP: "menu_turn",
+    ActionKind.PASS: "menu_pass",
+    ActionKind.TAKE_TALON: "menu_take_talon",
+    ActionKind.SKIP_TALON: "menu_skip_talon",
+}
+
+
+def table_label(action: Action, view: Any, w: Words) -> str:
+    """How the menu of a table game names ``action``, with the token that may be typed for it.
+
+    >>> from bummerl.game import Game
+    >>> table = Game.deal("dreierschnapsen", seed=5)
+    >>> w = Words(Messages("en"), "german", table.variant, seat=table.to_move)
+    >>> [table_label(a, table.view(table.to_move), w) for a in table.legal_actions()]
+    ['cut [cut]', 'knock (all cards at once) [knock]']
+    """
+    kind = action.kind
+    if kind is ActionKind.PLAY:
+        assert action.card is not None
+        return w.card(action.card)
+    if kind in _TABLE_MENU:
+        text = w(_TABLE_MENU[kind])
+    elif kind is ActionKind.BID:
+        contract = view.variant.contract(action.contract)
+        text = w("menu_bid", contract=contract.title, points=contract.points)
+    elif kind is ActionKind.CALL_TRUMP:
+        assert action.suit is not None
+        text = w.suit(action.suit)
+    elif kind is ActionKind.DISCARD:
+        assert action.card is not None
+        text = w("menu_discard", card=w.card(action.card))
+    elif kind is ActionKind.MARRIAGE:
+        assert action.card is not None
+        value = marriage_word(marriage_value(action.card.suit, view.trump), w.msgs)
+        text = w("menu_marriage", value=value, card=w.card(action.card))
+    elif kind is ActionKind.DECLARE and action.suit is not None:
+        value = marriage_word(marriage_value(action.suit, view.trump), w.msgs)
+        text = w("menu_declare_marriage", value=value, suit=w.suit(action.suit))
+    elif kind is ActionKind.DECLARE:
+        text = w("menu_declare")
+    else:  # DOUBLE
+        text = DOUBLE_NAMES[action.level - 1].title()
+    return f"{text} [{action.token}]"
+
+
+def table_view_lines(view: Any, w: Words) -> list[str]:
+    """What lies on a table game's table for the player of ``view`` (a TableView): trump, bidding, contract, trick."""
+    lines: list[str] = []
+    contract = view.variant.contract(view.contract) if view.contract is not None else None
+    # A contract without trump (Bettler, Gang, ...) makes the called suit an ordinary one.
+    if view.trump is not None and (contract is None or contract.trump):
+        lines.append(w("table_trump", suit=w.suit(view.trump)))
+    if view.bids:
+        bids = [
+            f"{w.who(s)} " + (view.variant.contract(a.contract).title if a.kind is ActionKind.BID else w("menu_pass"))
+            for s, a in view.bids
+        ]
+        lines.append(w("table_bids", bids=", ".join(bids)))
+    if contract is not None and view.declarer is not None:
+        doubling = f", {DOUBLE_NAMES[view.doubling - 1].title()}" if view.doubling else ""
+        lines.append(w("table_contract", contract=contract.title, who=w.whom(view.declarer), doubling=doubling))
+    if view.phase is Phase.PLAY:
+        lines.append(w("table_augen", a=view.augen[0], b=view.augen[1]))
+        if view.trick:
+            lines.append(w("table_trick", cards=", ".join(f"{w.who(s)}: {w.card(c)}" for s, c in view.trick)))
+    return lines
+
+
+def table_result_lines(result: TableResult, w: Words) -> list[str]:
+    """A table game's result: who scores what, and why."""
+    if result.reason is TableEndReason.REDEAL:
+        return ["", w("redeal")]
+    winners = ", ".join(w.who(s) for s in result.winners)
+    points = w("points", n=result.points, unit=w.msgs.unit("game points", result.points))
+    reason = w("reason_" + result.reason.value)
+    mult = f", x{result.multiplier}" if result.multiplier > 1 else ""
+    return ["", w("table_result", winners=winners, points=points, reason=reason, mult=mult)]
+
+
+#: How each family's table is drawn for the player of a view (``Variant.FAMILY``).
+_VIEW_LINES: dict[str, Callable[[Any, Words], list[str]]] = {
+    "two_player": lambda view, w: render_view(view, w.msgs, w.faces),
+    "table_game": lambda view, w: table_view_lines(view, w),
+}
+
+
+def view_lines(view: Any, w: Words) -> list[str]:
+    """The table as the player of ``view`` sees it (no menu), for a game of any family.
+
+    >>> from bummerl.game import Game
+    >>> from bummerl.i18n import Messages
+    >>> game = Game.deal("dreierschnapsen", seed=4)
+    >>> view_lines(game.view(0), Words(Messages("en"), "french", game.variant, seat=0))
+    []
+    """
+    return _VIEW_LINES[view.variant.FAMILY](view, w)

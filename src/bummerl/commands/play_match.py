@@ -1,11 +1,11 @@
-"""The match of ``bummerl play``: which games it deals, how it keeps the score, what it records.
+"""The match of ``bummerl play``: the variant's :class:`~bummerl.series.Series`, and how the terminal tells it.
 
-A Bummerl from 7 down and Schnorps' Marken (:class:`bummerl.match.Match`) and
-the table games' match to 24 (:class:`bummerl.match.TableMatch`) are two classes
-with two interfaces today; :class:`PlayMatch` is the one that the terminal
-session plays, and :func:`play_match` is the one place in the terminal that
-knows there are two.  Each side also says what differs in a view of its family:
-the table shown at a prompt, the menu's words for its actions, a game's result.
+The games are dealt and scored by the series (a Bummerl from 7 down or
+Schnorps' Marken, a Schnorps round of 3 or 4, the table games' match to 24),
+which :class:`PlayMatch` plays for every kind alike.  Its subclasses say only
+what the terminal tells differently: the goal, a game's result, the standing,
+the end, and the records it saves; :func:`play_match` picks one through a table
+keyed by the variant's family.
 
 >>> from bummerl.i18n import Messages
 >>> from bummerl.text import Words
@@ -16,27 +16,25 @@ the table shown at a prompt, the menu's words for its actions, a game's result.
 >>> game = match.deal_next()
 >>> while not game.is_over:
 ...     _ = game.apply(game.legal_actions()[0])
->>> match.complete()
->>> len(match.games), match.current is None
+>>> match.complete(game)
+>>> len(match.series.games), match.series.current is None
 (1, True)
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from bummerl.actions import Action
-from bummerl.commands.play_text import table_label, table_result_lines, table_view_lines
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
 from bummerl.match import Match, TableMatch
-from bummerl.rng import derive_seed
-from bummerl.table_game import TableGame, TableResult
-from bummerl.text import Words, menu_label, render_view, result_sentence
-from bummerl.two_player import TwoPlayerGame
+from bummerl.series import Series
+from bummerl.text import Words, menu_label, result_sentence, table_label, table_result_lines, view_lines
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
+from bummerl.variants.bauernschnapsen import TableResult
 from bummerl.view import PlayerView, with_match
 
 __all__ = ["PlayMatch", "TableGameMatch", "TwoPlayerMatch", "play_match"]
@@ -54,32 +52,47 @@ def play_match(variant: Variant, seed: int, target: int | None = None) -> PlayMa
 
 
 class PlayMatch(abc.ABC):
-    """A match as the terminal plays it: one game after another until a side has won."""
+    """A match as the terminal plays it: its :attr:`series`, and the words for what differs by family."""
 
-    variant: Variant
-    seed: int
-
-    @property
-    @abc.abstractmethod
-    def is_over(self) -> bool: ...
+    def __init__(self, series: Series) -> None:
+        self.series = series
+        self.variant: Variant = series.variant
+        self.seed = series.seed
 
     @property
-    @abc.abstractmethod
-    def games(self) -> Sequence[Game]:
-        """Every game dealt so far, the current one included."""
+    def is_over(self) -> bool:
+        return self.series.is_over
 
-    @property
-    @abc.abstractmethod
-    def current(self) -> Game | None:
-        """The game dealt and not yet scored."""
-
-    @abc.abstractmethod
     def deal_next(self) -> Game:
         """Deal the next game."""
+        return self.series.deal_next()
 
-    @abc.abstractmethod
-    def complete(self) -> None:
-        """Score the current game, which is over."""
+    def complete(self, game: Game) -> None:
+        """Score ``game``, the current game, which is over."""
+        self.series.complete(game)
+
+    def bot_view(self, game: Game, seat: int) -> Any:
+        """The view a bot at game seat ``seat`` decides on: the seat's view with the match context where the series
+        gives one (:meth:`bummerl.match.Match.context`: the score sheet both players see), so that a bot plays for
+        the match here as in the arena and at a web table.
+
+        >>> from bummerl.variants import find_variant
+        >>> m = play_match(find_variant("schnapsen"), seed=3, target=5)
+        >>> m.bot_view(m.deal_next(), 1).match.needed
+        (5, 5)
+        """
+        view = game.view(seat)
+        context = self.series.context()
+        # Only a two-player match gives a context (Series.context), so the view is a PlayerView.
+        return view if context is None else with_match(cast(PlayerView, view), context)
+
+    def game_header(self, game: Game, w: Words) -> str:
+        """Who deals (and plays) the game just dealt."""
+        return w("game_header", n=len(self.series.games), dealer=w.whom(game.dealer))
+
+    def view_lines(self, view: Any, w: Words) -> list[str]:
+        """What lies on the table for the player of ``view`` (the menu aside)."""
+        return view_lines(view, w)
 
     @abc.abstractmethod
     def goal(self, w: Words) -> str:
@@ -98,10 +111,6 @@ class PlayMatch(abc.ABC):
         """Who won the match, and the Bummerl."""
 
     @abc.abstractmethod
-    def view_lines(self, view: Any, w: Words) -> list[str]:
-        """What lies on the table for the player of ``view`` (the menu aside)."""
-
-    @abc.abstractmethod
     def label(self, action: Action, view: Any, w: Words) -> str:
         """How the menu names an action other than playing a card."""
 
@@ -109,60 +118,20 @@ class PlayMatch(abc.ABC):
     def dumps(self, seats: Mapping[int, str]) -> str:
         """The records of the games so far (``seats``: who played each seat), as text."""
 
-    def bot_view(self, game: Game, seat: int) -> Any:
-        """The view a bot at ``seat`` decides on: the seat's view, which :class:`TwoPlayerMatch` gives the
-        match context (the table games' bots know no match context)."""
-        return game.view(seat)
-
 
 class TwoPlayerMatch(PlayMatch):
     """A Bummerl from 7 down (Schnapsen, scharf, Sechsundsechzig), or Schnorps for Marken."""
 
-    variant: TwoPlayerVariant
-
-    def __init__(self, variant: TwoPlayerVariant, seed: int, target: int | None = None) -> None:
-        self.match = Match(variant, seed, target=target)
-        self.variant = self.match.variant
-        self.seed = seed
-
-    @property
-    def is_over(self) -> bool:
-        return self.match.is_over
-
-    @property
-    def games(self) -> Sequence[TwoPlayerGame]:
-        return self.match.games
-
-    @property
-    def current(self) -> TwoPlayerGame | None:
-        return self.match.current
-
-    def deal_next(self) -> TwoPlayerGame:
-        return self.match.deal_next()
-
-    def complete(self) -> None:
-        game = self.match.current
-        assert game is not None
-        self.match.complete(game)
-
-    def bot_view(self, game: Game, seat: int) -> PlayerView:
-        """``seat``'s view with the match context (:meth:`bummerl.match.Match.context`: the score sheet both
-        players see), so that a bot plays for the match here as in the arena and at a web table.
-
-        >>> from bummerl.variants import find_variant
-        >>> m = TwoPlayerMatch(find_variant("schnapsen"), seed=3, target=5)
-        >>> m.bot_view(m.deal_next(), 1).match.needed
-        (5, 5)
-        """
-        assert isinstance(game, TwoPlayerGame)
-        return with_match(game.view(seat), self.match.context())
+    def __init__(self, variant: Variant, seed: int, target: int | None = None) -> None:
+        self.match = Match(TwoPlayerVariant.find(variant), seed, target=target)
+        super().__init__(self.match)
 
     def goal(self, w: Words) -> str:
         return w("goal_marken", target=self.match.target) if self.match.kind == "marken" else w("goal_bummerl")
 
     def result_lines(self, result: GameResult, w: Words) -> list[str]:
         me = _seat(w)
-        sentence = result_sentence(result, me, w.msgs, by_66=self.variant.undeclared_end == "sixty_six")
+        sentence = result_sentence(result, me, w.msgs, by_66=self.match.variant.undeclared_end == "sixty_six")
         # The game is not scored yet: the match's multiplier is still this game's (Schnorps after a stand).
         if self.match.multiplier > 1 and result.winner is not None:
             sentence += " " + w("multiplier", m=self.match.multiplier)
@@ -184,9 +153,6 @@ class TwoPlayerMatch(PlayMatch):
             lines.append(w("schneider_you" if won else "schneider_bot"))
         return lines
 
-    def view_lines(self, view: Any, w: Words) -> list[str]:
-        return render_view(view, w.msgs, w.faces)
-
     def label(self, action: Action, view: Any, w: Words) -> str:
         return menu_label(action, view, w.msgs, w.faces)
 
@@ -200,50 +166,22 @@ class TwoPlayerMatch(PlayMatch):
 class TableGameMatch(PlayMatch):
     """Bauernschnapsen or Dreierschnapsen to 24 game points (the variant's ``match_target``)."""
 
-    variant: TableVariant
-
-    def __init__(self, variant: TableVariant, seed: int, target: int | None = None) -> None:
+    def __init__(self, variant: Variant, seed: int, target: int | None = None) -> None:
+        table = TableVariant.find(variant)
         if target is not None:
-            variant = variant.with_options(match_target=target)
-        self.match = TableMatch(variant, seed)
-        self.variant = variant
-        self.seed = seed
-        self._games: list[TableGame] = []
-        self._current: TableGame | None = None
-
-    @property
-    def is_over(self) -> bool:
-        return self.match.is_over
-
-    @property
-    def games(self) -> Sequence[TableGame]:
-        return list(self._games)
-
-    @property
-    def current(self) -> TableGame | None:
-        return self._current
-
-    def deal_next(self) -> TableGame:
-        # TableMatch deals each game as soon as the last one is scored; it is handed out here.
-        self._current = self.match.table
-        self._games.append(self._current)
-        return self._current
-
-    def complete(self) -> None:
-        self.match.advance()
-        self._current = None
+            table = table.with_options(match_target=target)
+        self.match = TableMatch(table, seed)
+        super().__init__(self.match)
 
     def goal(self, w: Words) -> str:
-        return w("goal_table", target=self.variant.match_target)
+        return w("goal_table", target=self.match.target)
 
     def result_lines(self, result: TableResult, w: Words) -> list[str]:
         return table_result_lines(result, w)
 
     def _side(self, side: int, w: Words) -> str:
         """A scoring side: a team of two opposite seats (four players) or one seat."""
-        if self.variant.players == 4:
-            return "+".join(w.who(s) for s in (side, side + 2))
-        return w.who(side)
+        return "+".join(w.who(s) for s in range(self.match.seats) if self.match.side_of(s) == side)
 
     def standing_lines(self, w: Words) -> list[str]:
         standing = ", ".join(f"{self._side(u, w)} {p}" for u, p in enumerate(self.match.scores))
@@ -254,9 +192,6 @@ class TableGameMatch(PlayMatch):
         bummerl = ", ".join(f"{self._side(u, w)} {b}" for u, b in enumerate(self.match.bummerl) if b)
         return [w("match_over", winners=winners, bummerl=bummerl or "-")]
 
-    def view_lines(self, view: Any, w: Words) -> list[str]:
-        return table_view_lines(view, w)
-
     def label(self, action: Action, view: Any, w: Words) -> str:
         return table_label(action, view, w)
 
@@ -264,10 +199,10 @@ class TableGameMatch(PlayMatch):
         from bummerl.record import GameRecord, dumps
 
         names = {f"Seat{s}": name for s, name in seats.items()}
-        texts = []
-        for i, game in enumerate(self._games):
+        match, texts = self.match, []
+        for i, game in enumerate(match.games):
             tags = {"Event": EVENT, "Match": f"{self.variant.name}-{self.seed}", "Game": i + 1, **names}
-            record = GameRecord.from_game(game, (), Seed=derive_seed(self.seed, i), **tags)
+            record = GameRecord.from_game(game, (), Seed=match.game_seeds[i], **tags)
             texts.append(dumps(record) + "\n")
         return "".join(texts)
 

@@ -12,7 +12,7 @@ talon and no hand is named.  When you play, the game is told from your side,
 your opponent named by seat and name.
 
 >>> import io
->>> from bummerl.commands.play import Console
+>>> from bummerl.commands.play_session import Console
 >>> from bummerl.variants import find_variant
 >>> out = io.StringIO()
 >>> session = RoundSession(find_variant("schnorps"), 3, ["random", "random"], seed=2, lang="en",
@@ -34,15 +34,15 @@ from typing import Any
 from bummerl.actions import Action
 from bummerl.bots import Bot, make_bot
 from bummerl.cards import marriage_value, sort_hand
-from bummerl.commands.play import HUMAN_SEAT, Console, PlaySession, QuitGame
 from bummerl.commands.play_match import EVENT, PlayMatch
+from bummerl.commands.play_session import HUMAN_SEAT, Console, PlaySession, QuitGame
 from bummerl.commands.play_text import card_names
 from bummerl.errors import BummerlError
+from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rng import derive_seed
 from bummerl.schnorps_round import SchnorpsRound
 from bummerl.text import Narrator, Words, menu_label
-from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import GameResult, TwoPlayerVariant, Variant
 from bummerl.view import PlayerView
 
@@ -76,35 +76,12 @@ class RoundMatch(PlayMatch):
     ``labels`` names every participant (seat and who sits there).
     """
 
-    variant: TwoPlayerVariant
-
     def __init__(
-        self, variant: TwoPlayerVariant, participants: int, seed: int, labels: Mapping[int, str], target: int | None
+        self, variant: Variant, participants: int, seed: int, labels: Mapping[int, str], target: int | None
     ) -> None:
-        self.round = SchnorpsRound(variant, participants, seed, target=target)
-        self.variant = self.round.variant
-        self.seed = seed
+        self.round = SchnorpsRound(TwoPlayerVariant.find(variant), participants, seed, target=target)
+        super().__init__(self.round)
         self.labels = dict(labels)
-
-    @property
-    def is_over(self) -> bool:
-        return self.round.is_over
-
-    @property
-    def games(self) -> Sequence[TwoPlayerGame]:
-        return self.round.games
-
-    @property
-    def current(self) -> TwoPlayerGame | None:
-        return self.round.current
-
-    def deal_next(self) -> TwoPlayerGame:
-        return self.round.deal_next()
-
-    def complete(self) -> None:
-        game = self.round.current
-        assert game is not None
-        self.round.complete(game)
 
     def _standing(self) -> str:
         return ", ".join(f"{self.labels[p]} {b:+d}" for p, b in enumerate(self.round.balance))
@@ -112,7 +89,7 @@ class RoundMatch(PlayMatch):
     def goal(self, w: Words) -> str:
         return w("round_goal", n=self.round.participants, target=self.round.target)
 
-    def header(self, w: Words) -> str:
+    def game_header(self, game: Game, w: Words) -> str:
         """Who deals, who plays and who waits in the game just dealt."""
         r = self.round
         a, b = (self.labels[p] for p in r.next_players)
@@ -208,8 +185,6 @@ class RoundSession(PlaySession):
         seat: int = 0,
         target: int | None = None,
     ) -> None:
-        if not isinstance(variant, TwoPlayerVariant):
-            raise BummerlError(f"{variant.title} is played by {variant.players}; --participants is for Schnorps")
         if seat not in range(participants) or isinstance(seat, bool):
             raise BummerlError(f"--seat must be 0..{participants - 1} with {participants} participants, not {seat}")
         names = [others] if isinstance(others, str) else list(others)
@@ -270,7 +245,7 @@ class RoundSession(PlaySession):
     def seats(self) -> int:
         return self.match.round.participants
 
-    def _play_game(self, game: Any) -> None:
+    def _play_game(self, game: Game) -> None:
         r = self.match.round
         players = r.next_players
         at_console = [g for g in (0, 1) if players[g] in self.humans]
@@ -280,7 +255,7 @@ class RoundSession(PlaySession):
         narrator = Narrator(story, lambda result: self.match.result_lines(result, story))
         say = self.console.say
         say()
-        say(self.match.header(story))
+        say(self.match.game_header(game, story))
         if self.participant not in players and not self.hot_seat:
             say(story("round_you_wait"))
         while not game.is_over:

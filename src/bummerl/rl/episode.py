@@ -71,8 +71,9 @@ from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rl.encoding import ActionSpace
 from bummerl.rng import SplitMix64, derive_seed
+from bummerl.text import Words, record_result, view_lines
 from bummerl.variants import Variant
-from bummerl.view import PlayerView, TableView, View
+from bummerl.view import View
 
 __all__ = [
     "DEALER_RULES",
@@ -227,20 +228,11 @@ def render_view(view: View, lang: str = "en", faces: str = "french") -> str:
     Hand: ...
     Actions: ...
     """
-    # Imported here: the words of the terminal are needed only when a human looks.
-    from bummerl.commands.play_text import table_view_lines
-    from bummerl.text import Words, record_result
-    from bummerl.text import render_view as two_player_lines
-
     msgs = Messages(lang)
     variant = view.variant
     words = Words(msgs, faces, variant, seat=view.player)
     state = "game over" if view.result is not None else f"seat {view.to_move} to move"
-    if isinstance(view, PlayerView):
-        dealer, table = view.dealer, two_player_lines(view, msgs, faces)
-    else:
-        assert isinstance(view, TableView)
-        dealer, table = view.dealer, table_view_lines(view, words)
+    dealer, table = view.dealer, view_lines(view, words)
     lines = [f"{variant.title}, seat {view.player} (dealer: seat {dealer}), {state}", *table]
     lines.append("Hand: " + words.cards(view.hand))
     if view.result is not None:
