@@ -31,8 +31,10 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_all_start_methods, get_context
-from types import TracebackType
 from typing import TypeVar
+
+from bummerl.arena.backend_base import Backend, MissingExtraError, default_jobs
+from bummerl.arena.ray_backend import RayBackend
 
 __all__ = ["BACKENDS", "Backend", "MissingExtraError", "ProcessBackend", "default_jobs", "make_backend"]
 
@@ -41,41 +43,6 @@ R = TypeVar("R")
 
 #: The names ``--backend`` accepts.
 BACKENDS = ("process", "ray")
-
-
-class MissingExtraError(ImportError):
-    """A backend needs an optional extra that is not installed; the message says what to install."""
-
-
-def default_jobs() -> int:
-    """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
-class Backend:
-    """Runs ``fn(item)`` for every item somewhere; use as a context manager."""
-
-    name = "serial"
-
-    def __init__(self, jobs: int | None = None) -> None:
-        self.jobs = max(1, jobs if jobs is not None else default_jobs())
-
-    def imap_unordered(self, fn: Callable[[A], R], items: Sequence[A]) -> Iterator[tuple[int, R]]:
-        """``(index, fn(items[index]))`` for every item, in the order they finish."""
-        for index, item in enumerate(items):
-            yield index, fn(item)
-
-    def close(self) -> None:
-        """Release the workers (nothing to release here)."""
-
-    def __enter__(self) -> Backend:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
 
 
 class ProcessBackend(Backend):
@@ -145,7 +112,5 @@ def make_backend(name: str = "process", *, jobs: int | None = None, address: str
             raise ValueError("--address is for the ray backend only")
         return ProcessBackend(jobs)
     if name == "ray":
-        from bummerl.arena.ray_backend import RayBackend
-
         return RayBackend(jobs, address)
     raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, not {name!r}")

@@ -27,7 +27,7 @@ message, in the caller.
 
 This module is the only one that imports Ray, and only when a backend is made:
 importing it needs no extra, and without Ray :class:`RayBackend` raises
-:class:`~bummerl.arena.backends.MissingExtraError` with the ``pip install`` to
+:class:`~bummerl.arena.backend_base.MissingExtraError` with the ``pip install`` to
 run.  Results do not depend on the backend; this module never plays a game.
 """
 
@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
-from bummerl.arena.backends import Backend, MissingExtraError, default_jobs
+from bummerl.arena.backend_base import Backend, MissingExtraError, default_jobs
 
 __all__ = ["RAY_MISSING", "RayBackend", "in_flight_limit"]
 
