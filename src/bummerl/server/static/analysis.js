@@ -10,7 +10,10 @@
 // replayStep); the replay page itself passes `jump(index)` to step there without leaving the page.
 
 import { api } from "./api.js";
-import { has, t } from "./i18n.js";
+import { formatNumber, has, t } from "./i18n.js";
+
+// Expected game points as the analysis prints them: "0,52" (German), "0.52" (English).
+export const TWO_DECIMALS = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 import { actionText, h } from "./render.js";
 
 const POLL_MS = 2000;
@@ -101,7 +104,7 @@ export function analysisList(data, { faces, lang, marriages, person, say = null,
       h(
         "p",
         { class: "analysis-seat", dataset: { seat: p } },
-        t("analysis_mistakes", { name: person(p).name, n, lost: Number(lost).toFixed(2) }),
+        t("analysis_mistakes", { name: person(p).name, n, lost: formatNumber(Number(lost), TWO_DECIMALS) }),
       ),
     );
   }
@@ -137,7 +140,7 @@ export function analysisList(data, { faces, lang, marriages, person, say = null,
             n: d.index + 1,
             chosen: words(d.action),
             best: words(d.best),
-            loss: Number(d.loss).toFixed(2),
+            loss: formatNumber(Number(d.loss), TWO_DECIMALS),
           }),
           link ? " " : null,
           link,

@@ -33,11 +33,12 @@ const RANK_LABELS = {
   "french/en": ["7", "8", "9", "J", "Q", "K", "10", "A"],
 };
 
+/** A record code's suit and rank as indices (`parseCode("Qh")`: `{ suit: 0, rank: 4 }`); "10h" is "Th". */
 export function parseCode(code) {
-  const suit = SUITS.indexOf(code.slice(-1).toLowerCase());
-  const rank = RANKS.indexOf(code.slice(0, -1).toUpperCase().replace("10", "T"));
-  if (suit < 0 || rank < 0) throw new Error(`not a card code: ${code}`);
-  return { suit, rank };
+  // A whole match: an empty or one-letter code was once read as the Seven of Hearts (indexOf("") is 0).
+  const m = /^(10|[789TJQKA])([hdcs])$/i.exec(String(code));
+  if (!m) throw new Error(`not a card code: ${code}`);
+  return { suit: SUITS.indexOf(m[2].toLowerCase()), rank: RANKS.indexOf(m[1].toUpperCase().replace("10", "T")) };
 }
 
 function key(faces, lang) {

@@ -14,7 +14,7 @@
 // wins (`state.declare_check`: the engine scores the declaration, so the 66 rule is never restated here), and in
 // Schnapsen scharf it does not say it: the count is what that variant hides (docs/web-ui.md, "Help at the table").
 
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { h } from "./render.js";
 
 const LEARNING_KEY = "bummerl.learning";
@@ -38,18 +38,13 @@ function store(key, on) {
 }
 
 /** A value in expected game points with its sign, in the page's language: "+0,52", "−1.25". */
-export function points(value, lang) {
-  const format = new Intl.NumberFormat(lang === "de" ? "de-AT" : "en-GB", {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    signDisplay: "exceptZero",
-  });
-  return format.format(value).replace("-", "−");
+export function points(value) {
+  return formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
 }
 
 /** The reason of a hint in words: how the expert got its values (the server's `method`). */
-function reason(hint, lang, say) {
-  const values = (hint.values || []).map(([token, v]) => `${say(token)} ${points(v, lang)}`).join(" · ");
+function reason(hint, say) {
+  const values = (hint.values || []).map(([token, v]) => `${say(token)} ${points(v)}`).join(" · ");
   let how;
   if (hint.method === "exact") how = t("hint_how_exact");
   else if (hint.method === "search" && hint.worlds)
@@ -221,7 +216,7 @@ export class TableHelp {
    * The help panel of a seat (nothing for a spectator): the hint button and the hint, the learning mode and its mark,
    * the vote on hints where several people play. `say(token)` names an action as the page's buttons do.
    */
-  element(state, { say, lang }) {
+  element(state, { say }) {
     if (!state || state.role !== "player" || !state.hints) return document.createDocumentFragment();
     const at = state.hints;
     const box = h("section", { class: "help-panel", id: "help-panel", "aria-label": t("help_heading") });
@@ -288,11 +283,11 @@ export class TableHelp {
           { class: "hint-line", id: "hint-line", role: "status", dataset: { best: hint.best, method: hint.method } },
           h("strong", {}, t("hint_best", { action: say(hint.best) })),
           " – ",
-          reason(hint, lang, say),
+          reason(hint, say),
         ),
       );
     }
-    const review = this.reviewLine(state, say, lang);
+    const review = this.reviewLine(state, say);
     if (review) box.append(review);
     if (this.error)
       box.append(
@@ -316,13 +311,13 @@ export class TableHelp {
     return t("hints_missing", { names: missing.join(", ") });
   }
 
-  reviewLine(state, say, lang) {
+  reviewLine(state, say) {
     const r = this.review;
     if (!r || !this.learning) return null;
     const n = r.ply + 1;
     if (r.pending)
       return h("p", { class: "review-line muted", id: "review-line", role: "status" }, t("review_pending", { n }));
-    const params = { n, action: say(r.action), best: say(r.best), loss: points(r.loss, lang).replace("+", "") };
+    const params = { n, action: say(r.action), best: say(r.best), loss: points(r.loss).replace("+", "") };
     const key =
       {
         best: "review_best",

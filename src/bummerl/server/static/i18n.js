@@ -32,19 +32,29 @@ export function getLang() {
   return lang;
 }
 
+/** The locale of the current language as Intl takes it: Austrian German, British English (the dates' too). */
+export function locale() {
+  return lang === "en" ? "en-GB" : "de-AT";
+}
+
 /**
- * A number in the current language's digits: `formatNumber(1234.5)` is "1.234,5" in German, "1,234.5" in English.
- * `options` are Intl.NumberFormat's (e.g. `{ maximumFractionDigits: 1 }`, `{ signDisplay: "always" }`).
+ * A number in the current language's digits: `formatNumber(1234.5)` is "1 234,5" in (Austrian) German, "1,234.5"
+ * in English; a minus sign is the typographic "−" in both. `options` are Intl.NumberFormat's (e.g.
+ * `{ maximumFractionDigits: 1 }`, `{ signDisplay: "exceptZero" }`).
  */
 export function formatNumber(value, options = {}) {
-  return new Intl.NumberFormat(lang, options).format(value);
+  return new Intl.NumberFormat(locale(), options).format(value).replace("-", "−");
 }
 
 // A message parsed once into a list of parts: a string, { arg }, { arg, kind, branches }, or HASH (the plural's n).
-const HASH = { hash: true };
+export const HASH = Object.freeze({ hash: true });
 const parsed = new Map();
 
-function parse(text) {
+/**
+ * A message's parts (the format above): strings, `{ arg }`, `{ arg, kind, branches: { key: parts } }` and HASH.
+ * Throws on a message that is not well formed.
+ */
+export function parseMessage(text) {
   let i = 0;
   function message(inPlural) {
     const parts = [];
@@ -113,7 +123,7 @@ function render(parts, params, count) {
       let branch;
       if (part.kind === "plural") {
         const n = Number(value);
-        branch = part.branches[`=${n}`] ?? part.branches[new Intl.PluralRules(lang).select(n)];
+        branch = part.branches[`=${n}`] ?? part.branches[new Intl.PluralRules(locale()).select(n)];
         out += render(branch ?? part.branches.other, params, n);
       } else {
         branch = part.branches[String(value)] ?? part.branches.other;
@@ -128,7 +138,7 @@ function render(parts, params, count) {
 export function format(text, params = {}) {
   let parts = parsed.get(text);
   if (parts === undefined) {
-    parts = parse(text);
+    parts = parseMessage(text);
     parsed.set(text, parts);
   }
   return render(parts, params, undefined);

@@ -9,7 +9,7 @@
 // Every number on the page is the server's (GET /api/players/me/stats): the page counts nothing.
 
 import { ApiError, api, prefs, seats } from "./api.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { botName, h, variantList, variantTitle } from "./render.js";
 
 const KEY = "bummerl.player";
@@ -144,7 +144,7 @@ export class ProfilePage {
 
   ratingText(r) {
     if (!r) return "–";
-    const sign = (x) => (x > 0 ? `+${Math.round(x)}` : String(Math.round(x)));
+    const sign = (x) => formatNumber(x, { maximumFractionDigits: 0, signDisplay: "exceptZero" });
     return `${sign(r.elo)} (${sign(r.low)} … ${sign(r.high)})`;
   }
 

@@ -11,10 +11,10 @@
 // here; a three- or four-player game (the replay's `kind` is "table_game") with the live table's drawing
 // functions (bidding.js, trick.js): each step's board has the fields of a table view, and every hand is open.
 
-import { AnalysisPoller, analysisBlock, replayStep } from "./analysis.js";
+import { AnalysisPoller, TWO_DECIMALS, analysisBlock, replayStep } from "./analysis.js";
 import { api } from "./api.js";
 import { cardName, suitName } from "./cards.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import {
   actionText,
   botName,
@@ -154,7 +154,7 @@ export class ReplayPage {
           n: d.index + 1,
           chosen: this.say(d.action),
           best: this.say(d.best),
-          loss: Number(d.loss).toFixed(2),
+          loss: formatNumber(Number(d.loss), TWO_DECIMALS),
         }),
       ),
     );

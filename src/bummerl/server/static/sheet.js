@@ -43,7 +43,7 @@ function legend(sheet, o) {
 }
 
 /** How a two-player game (or a Schnorps round's game) ended, in words: "ausgemeldet mit 68", "zugedreht, verfehlt". */
-function endingText(line, sheet, o) {
+export function endingText(line, sheet, o) {
   const traits = sheet.traits || {};
   const schnorps = traits.terms === "schnorps";
   const augen = line.augen || [];
@@ -88,7 +88,7 @@ export function lineText(line, sheet, o) {
 }
 
 /** A match's end in words: who won it, Schneider, the Bummerl the loser gets. */
-function matchEndText(match, sheet, o) {
+export function matchEndText(match, sheet, o) {
   if (!match.over) return null;
   const winners = (match.winners || []).map((side) => sideLabel(sheet, side, o)).join(" & ");
   if (match.scoring === "marken") return t("sc_match_won_marken", { who: winners });
@@ -98,7 +98,7 @@ function matchEndText(match, sheet, o) {
 }
 
 /** The column header of the standing: Bummerl count down, Marken count up, table games to 24. */
-function standingNote(match) {
+export function standingNote(match) {
   if (match.scoring === "bummerl") return t("sc_note_bummerl", { target: match.target });
   if (match.scoring === "marken") return t(match.round ? "sc_note_round" : "sc_note_marken", { target: match.target });
   return t("sc_note_points", { target: match.target });
