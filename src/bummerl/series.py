@@ -59,36 +59,18 @@ Hosts keep what is theirs (names, storage, messages) and ask the series the rest
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from bummerl.cards import Card
 from bummerl.game import Game
 from bummerl.match import Match, TableMatch
+from bummerl.rules.result import Result
 from bummerl.schnorps_round import SchnorpsRound
 from bummerl.variants import TableVariant, TwoPlayerVariant, Variant, find_variant
 from bummerl.view import MatchContext
 
 __all__ = ["Result", "ScoredGame", "Series", "new_series"]
-
-
-class Result(Protocol):
-    """What a series reads of a game's result (a two-player ``GameResult`` or a ``TableResult``)."""
-
-    @property
-    def points(self) -> int:
-        """What the game is worth to its winner(s), before a series' multiplier."""
-        ...
-
-    @property
-    def reason(self) -> enum.Enum:
-        """How the game ended (its engine's reason)."""
-        ...
-
-    def points_of(self, seat: int) -> int:
-        """The points game seat ``seat`` won in this game (0 for a loser)."""
-        ...
 
 
 class ScoredGame(Protocol):

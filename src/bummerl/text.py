@@ -42,6 +42,7 @@ from bummerl import events as ev
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
 from bummerl.cards import Card, Suit, marriage_value, sort_hand
 from bummerl.i18n import Messages
+from bummerl.rules.result import Result
 from bummerl.variants import EndReason, GameResult, TableVariant, Variant
 from bummerl.variants.bauernschnapsen import Phase, TableEndReason, TableResult
 from bummerl.view import PlayerView
@@ -405,7 +406,7 @@ def _title(w: Words, contract: str) -> str:
     return variant.contract(contract).title
 
 
-def record_result(result: GameResult | TableResult, w: Words) -> str:
+def record_result(result: Result, w: Words) -> str:
     """A finished game's result as a record tells it: who scores what and why, with the Augen.
 
     A two-player game's Augen are each seat's; a table game's the declarer's
@@ -526,10 +527,11 @@ _VIEW_LINES: dict[str, Callable[[Any, Words], list[str]]] = {
 def view_lines(view: Any, w: Words) -> list[str]:
     """The table as the player of ``view`` sees it (no menu), for a game of any family.
 
-    >>> from bummerl.game import Game
-    >>> from bummerl.i18n import Messages
-    >>> game = Game.deal("dreierschnapsen", seed=4)
-    >>> view_lines(game.view(0), Words(Messages("en"), "french", game.variant, seat=0))
-    []
+        >>> from bummerl.game import Game
+        >>> from bummerl.i18n import Messages
+    from bummerl.rules.result import Result
+        >>> game = Game.deal("dreierschnapsen", seed=4)
+        >>> view_lines(game.view(0), Words(Messages("en"), "french", game.variant, seat=0))
+        []
     """
     return _VIEW_LINES[view.variant.FAMILY](view, w)
