@@ -187,8 +187,10 @@ export class BiddingTable {
     const v = s.view;
     const m = s.match;
     const name = (seat) => this.page.nameOf(seat);
+    // The score per team (the variant's `teams`: seats 0+2 and 1+3) or per seat.
+    const teams = (v.variant && v.variant.traits && v.variant.traits.teams) || null;
     const sides = m.scores.map((score, i) => {
-      const label = m.kind === "teams" ? t("tg_team", { names: `${name(i)} & ${name(i + 2)}` }) : name(i);
+      const label = teams ? t("tg_team", { names: teams[i].map(name).join(" & ") }) : name(i);
       return h("li", { dataset: { side: i } }, `${label}: ${score}`, m.bummerl[i] ? ` · ${t("tg_bummerl")} ${m.bummerl[i]}` : "");
     });
     const score = h(

@@ -265,8 +265,8 @@ export class TablePage {
     const s = this.state;
     if (!s || !token || !(s.legal || []).includes(token)) return;
     // A declaration the server says loses (or any, where the Augen are hidden) is asked about first.
-    const terms = (s.view.variant && s.view.variant.traits) || {};
-    const ask = { schnorps: terms.terms === "schnorps", table: gameSeats(s.view) > 2 };
+    const traits = (s.view.variant && s.view.variant.traits) || {};
+    const ask = { schnorps: traits.terms === "schnorps", table: gameSeats(s.view) > 2 };
     if (!confirmed && this.help.asks(s, token, () => this.act(token, true), ask)) return;
     if (this.part.acted) this.part.acted(token);
     this.help.acted(s, token);
