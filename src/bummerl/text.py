@@ -527,11 +527,9 @@ _VIEW_LINES: dict[str, Callable[[Any, Words], list[str]]] = {
 def view_lines(view: Any, w: Words) -> list[str]:
     """The table as the player of ``view`` sees it (no menu), for a game of any family.
 
-        >>> from bummerl.game import Game
-        >>> from bummerl.i18n import Messages
-    from bummerl.rules.result import Result
-        >>> game = Game.deal("dreierschnapsen", seed=4)
-        >>> view_lines(game.view(0), Words(Messages("en"), "french", game.variant, seat=0))
-        []
+    >>> from bummerl.game import Game
+    >>> game = Game.deal("dreierschnapsen", seed=4)
+    >>> view_lines(game.view(0), Words(Messages("en"), "french", game.variant, seat=0))
+    []
     """
     return _VIEW_LINES[view.variant.FAMILY](view, w)
