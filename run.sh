@@ -2,11 +2,13 @@
 # Bummerl's two entry points on a fresh machine (README quick start):
 #   ./run.sh start  set up and start Bummerl: the web app on 127.0.0.1 (SQLite in the user's data folder)
 #   ./run.sh play   set up and play in the terminal instead
-#   ./run.sh test   set up and run every check: ruff (lint and format), mypy --strict, the import contract
-#                   (lint-imports, pyproject.toml), pytest (browser tests too)
+#   ./run.sh test   set up and run every check: the browser app's (ESLint, Prettier, node --test), ruff (lint and
+#                   format), mypy --strict, the import contract (lint-imports, pyproject.toml), pytest (browser
+#                   tests too)
 # Everything Python is installed into .venv next to this script; a second run reuses it.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium) and the PostgreSQL tests start a throwaway cluster
-# of Debian's postgresql; `test` installs both with apt-get when they are missing and we are root (as in CI).
+# of Debian's postgresql, the JavaScript checks need node and npm: `test` installs what is missing of Debian's
+# chromium, postgresql, nodejs and npm with apt-get when we are root (as in CI).
 # Playwright's own browser download is never used.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -48,11 +50,18 @@ case "$cmd" in
     # the PostgreSQL storage tests). Installed only when missing and when we may (root with apt-get).
     need=""
     [ -x /usr/bin/chromium ] || need="$need chromium"
+    command -v npm >/dev/null || need="$need nodejs npm"
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
     if [ -n "$need" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       echo "== installing Debian packages:$need"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
     fi
+    # The browser app's checks (package.json): ESLint, Prettier and node's test runner, from the lockfile.
+    command -v npm >/dev/null || { echo "./run.sh test needs node and npm (Debian: nodejs npm)" >&2; exit 1; }
+    [ package-lock.json -ot node_modules/.package-lock.json ] || npm ci --no-audit --no-fund
+    echo "== eslint"; node_modules/.bin/eslint src/bummerl/server/static tests/js
+    echo "== prettier"; node_modules/.bin/prettier --check src/bummerl/server/static tests/js
+    echo "== node --test"; node --test tests/js/*.test.js
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench examples conftest.py
     echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"
