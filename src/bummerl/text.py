@@ -230,7 +230,7 @@ class Words:
             return self(player, n=self.number(seat))
         if seat == self.seat:
             return self(you)
-        if self.variant.players == 2:
+        if self.variant.players == 2:  # one opponent: "the computer"; at a table the others are numbered
             return self(computer)
         return self(other, n=self.number(seat))
 
@@ -401,9 +401,7 @@ class Narrator:
 
 
 def _title(w: Words, contract: str) -> str:
-    variant = w.variant
-    assert isinstance(variant, TableVariant), "only the table games bid"
-    return variant.contract(contract).title
+    return TableVariant.find(w.variant).contract(contract).title  # only the table games bid
 
 
 def record_result(result: Result, w: Words) -> str:

@@ -49,7 +49,9 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol, overload, runtime_checkable
 
 from bummerl.actions import Action
+from bummerl.bots.heuristic import HeuristicBot
 from bummerl.bots.process import ProcessBot
+from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.cards import LANGUAGES
 from bummerl.errors import BummerlError
 from bummerl.rng import SplitMix64
@@ -280,20 +282,18 @@ class RandomBot:
 
 # --------------------------------------------------------- the built-in bots
 # ``random`` and ``heuristic`` are one name each with one implementation per
-# family: the variant picks it.  The implementations are imported when asked
-# for (the search bots are heavy); registered here, the names keep one order.
+# family: the variant's family picks it.  The search bots are imported when
+# asked for (they are heavy); registered here, the names keep one order.
 def _random(seed: int, variant: Variant) -> Bot:
     return RandomBot(seed)  # every view has its legal actions: one class for every variant
 
 
+#: The rule-based bot of each family of rules (``Variant.FAMILY``).
+_HEURISTIC: dict[str, Callable[[int], Bot]] = {"two_player": HeuristicBot, "table_game": TableHeuristicBot}
+
+
 def _heuristic(seed: int, variant: Variant) -> Bot:
-    if variant.players == 2:
-        from bummerl.bots.heuristic import HeuristicBot
-
-        return HeuristicBot(seed)
-    from bummerl.bots.table_bots import TableHeuristicBot
-
-    return TableHeuristicBot(seed)
+    return _HEURISTIC[variant.FAMILY](seed)
 
 
 def _search(seed: int, variant: Variant) -> Bot:
