@@ -16,7 +16,7 @@
 // Plain ES modules, no build step: the server serves this folder as it is.
 
 import { api, prefs, seats } from "./api.js";
-import { has, setLang, t } from "./i18n.js";
+import { has, locale, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
 import { ProfilePage } from "./profile.js";
 import { motionControls } from "./motion.js";
@@ -591,7 +591,7 @@ class HistoryPage {
         return h(
           "tr",
           { dataset: { kind: g.kind || "" } },
-          h("td", {}, when ? new Date(when).toLocaleString(ctx.lang === "de" ? "de-AT" : "en-GB") : ""),
+          h("td", {}, when ? new Date(when).toLocaleString(locale()) : ""),
           h("td", {}, variant || ""),
           h("td", {}, g.match_no ? `${g.match_no}.${g.game_no}` : String(g.game_no ?? "")),
           h("td", { class: "players" }, players),

@@ -9,7 +9,7 @@
 // Every number on the page is the server's (GET /api/players/me/stats): the page counts nothing.
 
 import { ApiError, api, prefs, seats } from "./api.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, locale, t } from "./i18n.js";
 import { botName, h, variantList, variantTitle } from "./render.js";
 
 const KEY = "bummerl.player";
@@ -279,9 +279,7 @@ export class ProfilePage {
     if (s.recent && s.recent.length) {
       const list = h("ol", { class: "profile-recent" });
       for (const g of s.recent) {
-        const when = g.finished_at
-          ? new Date(g.finished_at).toLocaleString(this.ctx.lang === "de" ? "de-AT" : "en-GB")
-          : "";
+        const when = g.finished_at ? new Date(g.finished_at).toLocaleString(locale()) : "";
         list.append(
           h(
             "li",
