@@ -24,6 +24,7 @@ import {
   marriageWord,
   pointsText,
   reasonText,
+  seatNames,
   sortHand,
   trumpBadge,
   variantTitle,
@@ -100,10 +101,9 @@ export class ReplayPage {
     const round =
       this.game && this.game.result && Array.isArray(this.game.result.players) ? this.game.result.players : null;
     const seat = round ? round[gameSeat] : gameSeat;
-    // At a table game several seats may be the same bot: its seat tells them apart.
+    // Two bots of one kind are numbered, as at the live table (render.js seatNames).
     const info = this.game && this.game.seats ? this.game.seats[seat] : null;
-    if (info && info.kind === "bot")
-      return this.table ? `${botName(info)} · ${t("tg_seat", { n: seat + 1 })}` : botName(info);
+    if (info && info.kind === "bot") return seatNames(this.game.seats)[seat];
     const players = (this.game && this.game.players) || [];
     const p = players[seat];
     const opponent = this.game && this.game.opponent;

@@ -10,7 +10,7 @@
 // it in words: it counts nothing itself.
 
 import { has, t } from "./i18n.js";
-import { botName, h, pointsText } from "./render.js";
+import { h, pointsText, seatNames } from "./render.js";
 
 /** The words of one side: a seat's name, or a team's two names ("Anna & Carl"). */
 function sideName(sheet, side, o) {
@@ -18,11 +18,9 @@ function sideName(sheet, side, o) {
   return seats.map((s) => o.name(s)).join(" & ");
 }
 
-/** A seat as a column of the sheet calls it: its name, or "Platz 2" where two seats have the same name (bots). */
+/** A seat as a column of the sheet calls it: its name (the page names every seat apart, render.js seatNames). */
 function seatLabel(sheet, seat, o) {
-  const name = o.name(seat);
-  const same = (sheet.players || []).filter((p) => o.name(p.seat) === name).length;
-  return same > 1 ? t("seat_n", { n: seat + 1 }) : name;
+  return o.name(seat);
 }
 
 /** A side's short label for a column head: the seat, or "Team 1" for a team (its names in the legend). */
@@ -234,10 +232,7 @@ export function sheetDownloads(sheet, o) {
 
 /** A seat's name as a sheet on paper writes it: the player's name, a bot's one name ("Computer (Stark)"). */
 function paperName(sheet, seat) {
-  const p = (sheet.players || [])[seat];
-  if (!p) return t("seat_n", { n: seat + 1 });
-  if (p.kind === "bot") return botName(p);
-  return p.name || t("seat_n", { n: seat + 1 });
+  return seatNames(sheet.players || [])[seat] || t("seat_n", { n: seat + 1 });
 }
 
 /** The sheet as plain text in the page's language (every seat by its name): one block per match, one line per game. */
