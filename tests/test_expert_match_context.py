@@ -130,11 +130,12 @@ def test_the_arena_tells_bots_the_match_in_bummerl_units() -> None:
     match = family_of(variant).new_match(variant, 9, 0)
     recorders = [Recorder(), Recorder()]
     contexts = []
-    while (game := match.next_game()) is not None:
+    while not match.is_over:
+        game = match.deal_next()
         ctx = match.context()
         contexts.append(ctx)
-        outcome = play_game(game, [Player("r", r, None) for r in recorders], match=ctx)
-        match.finish(game, outcome.result)
+        play_game(game, [Player("r", r, None) for r in recorders], match=ctx)
+        match.complete(game)
     assert contexts[0] == MatchContext("bummerl", 7, (7, 7), True, 1)
     assert len(contexts) >= 2 and contexts[-1] != contexts[0]
     seen = set(recorders[0].seen) | set(recorders[1].seen)

@@ -58,23 +58,9 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import IO, Any, TypeAlias
 
-from bummerl.bots import Bot, bot_info, make_bot
-from bummerl.bots.process import (
-    DEFAULT_MOVE_TIMEOUT,
-    DEFAULT_START_TIMEOUT,
-    EOF,
-    PROTOCOL,
-    TIMEOUT,
-    VERSION,
-    BotFault,
-    ProcessBot,
-    ScriptedTransport,
-    SubprocessTransport,
-    Transport,
-    decode,
-    encode,
-    parse_command,
-)
+from bummerl.bots import Bot, bot_info, make_bot, process
+from bummerl.bots.process import *  # noqa: F403 - the host side is part of this module's interface
+from bummerl.bots.process import PROTOCOL, VERSION, decode, encode
 from bummerl.variants import Variant
 from bummerl.view_json import (
     ProtocolError,
@@ -87,23 +73,10 @@ from bummerl.view_json import (
 )
 
 __all__ = [
-    "DEFAULT_MOVE_TIMEOUT",
-    "DEFAULT_START_TIMEOUT",
-    "EOF",
-    "PROTOCOL",
-    "TIMEOUT",
-    "VERSION",
-    "BotFault",
+    *process.__all__,
     "ClientSession",
     "LoopbackTransport",
-    "ProcessBot",
     "ProtocolError",
-    "ScriptedTransport",
-    "SubprocessTransport",
-    "Transport",
-    "decode",
-    "encode",
-    "parse_command",
     "result_from_json",
     "result_to_json",
     "serve",
