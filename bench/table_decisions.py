@@ -25,7 +25,8 @@ import statistics
 import time
 
 from bummerl.bots import make_bot
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 
 VARIANTS = ("dreierschnapsen", "bauernschnapsen")
 

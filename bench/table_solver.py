@@ -20,7 +20,8 @@ import time
 from bummerl.bots import make_bot
 from bummerl.bots.table_search import TableSearchBot
 from bummerl.solver.table import PlayState, TableSolver
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 

@@ -33,7 +33,8 @@ from bummerl.record import GameRecord, dumps
 from bummerl.rng import SplitMix64
 from bummerl.solver import action_values
 from bummerl.solver.table import action_values as table_action_values
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 
 
 def _wrong_declaration_record() -> str:

@@ -16,9 +16,9 @@ from bummerl.actions import DOUBLE_NAMES, Action
 from bummerl.cards import Card, Suit, parse_cards
 from bummerl.errors import IllegalActionError, Rule
 from bummerl.match import TableMatch
-from bummerl.table_game import Phase, TableEndReason, TableGame, TableResult
+from bummerl.table_game import TableGame
 from bummerl.variants import find_table_variant
-from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN
+from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN, Phase, TableEndReason, TableResult
 
 
 def knock_table(hands: list[str], dealer: int = 0, **options: object) -> TableGame:

@@ -14,8 +14,9 @@ import pytest
 from bummerl.cards import Card, parse_cards
 from bummerl.errors import IllegalActionError, Rule
 from bummerl.match import TableMatch
-from bummerl.table_game import Phase, TableEndReason, TableGame, TableResult
+from bummerl.table_game import TableGame
 from bummerl.variants import find_table_variant
+from bummerl.variants.bauernschnapsen import Phase, TableEndReason, TableResult
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
 
 

@@ -44,8 +44,9 @@ from bummerl.protocol import (
     view_to_json,
 )
 from bummerl.rng import SplitMix64, derive_seed
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
 from bummerl.variants import VARIANTS, TableVariant, TwoPlayerVariant, find_table_variant, find_variant
+from bummerl.variants.bauernschnapsen import Phase
 from bummerl.view import PlayerView, TableView
 from bummerl.view_json import table_view_from_json
 

@@ -39,8 +39,9 @@ from bummerl.record import (
     visit_games,
 )
 from bummerl.rng import SplitMix64
-from bummerl.table_game import TableEndReason, TableGame
+from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
+from bummerl.variants.bauernschnapsen import TableEndReason
 
 VARIANTS = ("schnapsen", "scharf", "66", "schnorps")
 TABLE_VARIANTS = ("bauernschnapsen", "dreierschnapsen")

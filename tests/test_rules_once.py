@@ -27,17 +27,17 @@ from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import IllegalActionError, Refusal
 from bummerl.game import Game
 from bummerl.rng import SplitMix64
-from bummerl.table_game import Phase, TableGame
-from bummerl.rules.tricks import FollowRules, follow_refusal
-from bummerl.two_player import (
+from bummerl.rules.talon import (
     close_refusal,
     declare_refusal,
     exchange_refusal,
     marriage_card_refusal,
     marriage_refusal,
 )
+from bummerl.rules.tricks import FollowRules, follow_refusal
+from bummerl.table_game import TableGame
 from bummerl.variants import TwoPlayerVariant, find_table_variant, find_variant
-from bummerl.variants.bauernschnapsen import TableVariant
+from bummerl.variants.bauernschnapsen import Phase, TableVariant
 from helpers import random_playout
 
 EXAMPLES = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -32,7 +32,8 @@ from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.hints import HintSettings, advise, declare_check, review
 from bummerl.solver import action_values
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 from bummerl.view_json import view_to_json
 from helpers import deal_game
 

@@ -36,14 +36,16 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from bummerl.server.table_games import LiveTableGame, table_view_to_json
+
 from bummerl.cards import Card, deck
 from bummerl.record import GameRecord
 from bummerl.server import rooms
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.rooms import public_events
-from bummerl.server.table_games import LiveTableGame, table_view_to_json
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2)
 _CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][hdcs])(?![A-Za-z0-9])")

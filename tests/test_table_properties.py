@@ -19,9 +19,9 @@ from bummerl.bots import make_bot
 from bummerl.cards import Card, Rank
 from bummerl.errors import IllegalActionError
 from bummerl.rng import SplitMix64
-from bummerl.table_game import Phase, TableEndReason, TableGame
+from bummerl.table_game import TableGame
 from bummerl.variants import find_table_variant
-from bummerl.variants.bauernschnapsen import Goal, TableVariant
+from bummerl.variants.bauernschnapsen import Goal, Phase, TableEndReason, TableVariant
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 

@@ -16,8 +16,9 @@ from bummerl.bots.table_search import TableSearchBot, constraints, sample_world
 from bummerl.cards import Card, Suit, card_order, deck
 from bummerl.protocol import ProcessBot
 from bummerl.rng import SplitMix64
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
 from bummerl.variants import find_table_variant, find_variant
+from bummerl.variants.bauernschnapsen import Phase
 from bummerl.view import TableView
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")

@@ -27,8 +27,8 @@ from bummerl.bots.table_search import (
 from bummerl.cards import Card, deck
 from bummerl.rng import SplitMix64
 from bummerl.solver.table import PlayState, TableSolver
-from bummerl.table_game import Phase, TableGame
-from bummerl.variants.bauernschnapsen import Contract
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Contract, Phase
 from bummerl.view import TableView
 
 

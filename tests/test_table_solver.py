@@ -17,7 +17,8 @@ from bummerl.actions import Action, ActionKind
 from bummerl.bots import make_bot
 from bummerl.rng import SplitMix64
 from bummerl.solver.table import PlayState, TableSolver, action_values, best_action, solve
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
+from bummerl.variants.bauernschnapsen import Phase
 
 
 def minimax(t: TableGame, seat: int) -> int:

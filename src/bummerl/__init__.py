@@ -22,8 +22,9 @@ from bummerl.errors import (
 from bummerl.game import Game
 from bummerl.match import Match, Session
 from bummerl.record import GameRecord, MatchRecord
+from bummerl.rules.tricks import Trick
 from bummerl.table_game import TableGame
-from bummerl.two_player import Trick, TwoPlayerGame, player_view
+from bummerl.two_player import TwoPlayerGame, player_view
 from bummerl.variants import VARIANTS, EndReason, GameResult, TableVariant, TwoPlayerVariant, Variant, find_variant
 from bummerl.view import PlayerView
 

@@ -68,10 +68,10 @@ from bummerl.game import Game
 from bummerl.rng import SplitMix64, derive_seed
 from bummerl.solver.table import PlayState, TableSolver, solve
 from bummerl.solver.table import action_values as table_action_values
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import Variant
-from bummerl.variants.bauernschnapsen import Goal
+from bummerl.variants.bauernschnapsen import Goal, Phase
 from bummerl.view import TableView
 
 __all__ = [

@@ -157,7 +157,7 @@ class GameRecord:
 
     ``result`` is ``None`` for an unfinished game (a two-player game's
     :class:`~bummerl.variants.GameResult` or a table game's
-    :class:`~bummerl.table_game.TableResult` otherwise).  ``comments`` are
+    :class:`~bummerl.variants.bauernschnapsen.TableResult` otherwise).  ``comments`` are
     ``(after, text)`` pairs: ``after`` counts the player actions before the
     comment (``-1``: before the deal).  Build one with :meth:`from_game` or by
     reading; :meth:`replay` checks it.  Records compare by value (they hold a

@@ -3,7 +3,7 @@
 The web page ``#/rules/<variant>`` (``GET /api/rules/{variant}``) shows what this
 module returns.  Every number the page states is a value the engine computes: the
 Augen of the cards (:attr:`bummerl.cards.Rank.augen`), the deal of the variant,
-what its rule functions allow (:func:`bummerl.two_player.close_refusal` and its
+what its rule functions allow (:func:`bummerl.rules.talon.close_refusal` and its
 siblings, asked with made-up positions), what its scoring hooks pay for made-up
 ends of a game (:meth:`~bummerl.variants.TwoPlayerVariant.score_declaration`), the
 contracts of a table game (:class:`~bummerl.variants.bauernschnapsen.Contract`),
@@ -44,10 +44,16 @@ from typing import Any, cast
 
 from bummerl.cards import Card, Rank, Suit, deck, marriage_value, siegpunkte
 from bummerl.match import DEFAULT_TARGET
-from bummerl.table_game import Phase, TableEndReason, TableGame
-from bummerl.two_player import close_refusal, declare_refusal, exchange_refusal, marriage_card_refusal, marriage_refusal
+from bummerl.rules.talon import (
+    close_refusal,
+    declare_refusal,
+    exchange_refusal,
+    marriage_card_refusal,
+    marriage_refusal,
+)
+from bummerl.table_game import TableGame
 from bummerl.variants import SCHNAPSEN, EndReason, TableVariant, TwoPlayerVariant, Variant, find_variant
-from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Requirement
+from bummerl.variants.bauernschnapsen import Bidders, Contract, Goal, Phase, Requirement, TableEndReason
 
 __all__ = ["LANGS", "RULES_DOCS", "TEXTS", "anchor", "contract_rows", "numbers", "rules_page", "texts_of"]
 
@@ -794,7 +800,7 @@ def _plus(augen: tuple[int, int], target: int) -> tuple[int, int]:
 
 def _table(page: _Page, variant: Variant) -> None:
     v = cast(TableVariant, variant)  # looked up for the table family (_FAMILY_PAGES)
-    solo = v.players == 3
+    solo = not v.teams
     probe = _table_probe(v)
     page.value("players", v.players)
     page.value("deck", v.deck_size)
@@ -874,7 +880,7 @@ def contract_rows(page: _Page, v: TableVariant) -> list[dict[str, Any]]:
                 "points": c.points,
                 "points_range": points,
                 "points_text": points_text,
-                "bidders": _bidders(page, c.bidders, v.players),
+                "bidders": _bidders(page, c.bidders, bool(v.teams)),
                 "goal": _goal(page, c),
                 "summary": _summary(page, c, v),
             }
@@ -883,8 +889,8 @@ def contract_rows(page: _Page, v: TableVariant) -> list[dict[str, Any]]:
     return out
 
 
-def _bidders(page: _Page, bidders: Bidders, players: int) -> str:
-    if bidders is Bidders.VORHAND_TEAM and players == 3:
+def _bidders(page: _Page, bidders: Bidders, teams: bool) -> str:
+    if bidders is Bidders.VORHAND_TEAM and not teams:
         return page.t["bid_vorhand_team_solo"]
     return page.t[f"bid_{bidders.value}"]
 
@@ -906,7 +912,7 @@ def _summary(page: _Page, c: Contract, v: TableVariant) -> str:
     if c.goal is not Goal.CLAIM:
         parts.append(page.t["c_trump" if c.trump else "c_no_trump"])
         parts.append(page.t[f"c_lead_{c.lead}"])
-        if v.players == 4 and not c.partner_plays:
+        if v.teams and not c.partner_plays:
             parts.append(page.t["c_partner_out"])
     if c.requirement is not Requirement.NONE:
         parts.append(page.t[f"c_req_{c.requirement.value}"])

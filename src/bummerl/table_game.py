@@ -39,7 +39,11 @@ the talon, doubling, marriages, "Genug"; the follow rules are
 :func:`bummerl.rules.tricks.follow_refusal`): the generator of the legal actions keeps
 the candidates it lets through, and the errors report what it returns.
 
-No I/O, no global state, no randomness but the seed given to :meth:`~bummerl.game.Game.deal`.
+No I/O, no global state, no randomness but the seed given to :meth:`~bummerl.game.Game.deal`.  The
+engine enters itself in :data:`bummerl.engine.ENGINES` under ``TableVariant.FAMILY``; the phases, results
+and tricks it uses are stated below it (:mod:`bummerl.variants.bauernschnapsen`, :mod:`bummerl.rules.tricks`)
+for the views to read; :func:`table_view` builds a seat's view.  It never imports the other engine, the game
+module or anything above them.
 """
 
 from __future__ import annotations
@@ -82,9 +86,7 @@ from bummerl.variants.bauernschnapsen import (
 )
 from bummerl.view import TableView
 
-# Phase, TableEndReason, TableResult and TableTrick live below the engine (the views read them too); they are
-# named here as well because they are this engine's vocabulary, found next to it by code of one family.
-__all__ = ["Phase", "TableEndReason", "TableGame", "TableResult", "TableTrick", "table_view"]
+__all__ = ["TableGame", "table_view"]
 
 _K = ActionKind
 _CUT = Action.cut()

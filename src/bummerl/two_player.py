@@ -22,14 +22,18 @@ rule) and ``play(card)`` (does it) — and generically as
 ``can_apply/verify/apply(action)``; ``refusal(action)`` returns the rule and
 the reason instead of raising, and ``apply`` returns the :mod:`~bummerl.events`
 the action caused.  A refused action leaves the game exactly as it
-was.  Each rule is one function (:func:`exchange_refusal`, :func:`close_refusal`,
-:func:`marriage_refusal`, :func:`marriage_card_refusal`, :func:`declare_refusal`;
-the follow rules are :mod:`bummerl.rules.tricks`'): it answers both "is it legal", for
-:meth:`TwoPlayerGame.legal_actions` and views, and "why not", for the errors.
+was.  Each rule is one function of :mod:`bummerl.rules.talon` (exchanging, closing,
+marriages, going out; the follow rules are :mod:`bummerl.rules.tricks`'): it answers
+both "is it legal", for :meth:`TwoPlayerGame.legal_actions` and views, and "why not",
+for the errors.  :func:`player_view` builds a seat's view.
 
 The engine does no I/O, keeps no global state and uses no randomness it was not
 given: :meth:`~bummerl.game.Game.deal` shuffles with the seeded generator of
-:mod:`bummerl.rng`.
+:mod:`bummerl.rng`.  It enters itself in :data:`bummerl.engine.ENGINES` under
+``TwoPlayerVariant.FAMILY``; it never imports the other engine, the game module
+or anything above them.  (The module keeps its path ``bummerl.two_player``, as
+``bummerl.table_game`` does: the import contract in pyproject.toml states the
+engine layer, and a move into a package would only rename 90 importers.)
 """
 
 from __future__ import annotations
@@ -58,21 +62,7 @@ from bummerl.rules.tricks import FollowRules, Trick, follow_refusal
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 from bummerl.view import PlayerView
 
-# The rule functions and the trick live in bummerl.rules (the views ask them too); they are named here as well
-# because they are this engine's rules, and code of one family finds them next to its engine.
-__all__ = [
-    "Trick",
-    "TwoPlayerGame",
-    "close_refusal",
-    "declare_refusal",
-    "exchange_refusal",
-    "follow_actions",
-    "lead_actions",
-    "lead_refusal",
-    "marriage_card_refusal",
-    "marriage_refusal",
-    "player_view",
-]
+__all__ = ["TwoPlayerGame", "player_view"]
 
 _KING, _OBER = Rank.KING, Rank.OBER
 _PLAY_KIND = ActionKind.PLAY

@@ -41,7 +41,8 @@ from collections.abc import Iterable, Iterator
 from bummerl.cards import Card, Rank, Suit, card_order, format_cards, marriage_value
 from bummerl.rng import SplitMix64
 from bummerl.rules.options import format_variant
-from bummerl.two_player import Trick, TwoPlayerGame
+from bummerl.rules.tricks import Trick
+from bummerl.two_player import TwoPlayerGame
 from bummerl.view import PlayerView
 
 __all__ = [

@@ -51,8 +51,8 @@ from collections.abc import Sequence
 from bummerl.bots.inference import World, strict_from
 from bummerl.bots.policy import CardChoice, PolicyModel, model_for
 from bummerl.cards import Card, Rank, Suit, deck
+from bummerl.rules.talon import exchange_refusal, marriage_refusal
 from bummerl.rules.tricks import FollowRules, legal_follows
-from bummerl.two_player import exchange_refusal, marriage_refusal
 from bummerl.variants import TwoPlayerVariant
 from bummerl.view import PlayerView
 
@@ -80,8 +80,8 @@ class Observation:
     #: The opponent's draws since this play, oldest first: for each, the cards it cannot have drawn then
     #: (those it had played by that trick).  Its hand then lacked the drawn cards.
     draws: tuple[frozenset[Card], ...] = ()
-    #: For a lead, the state the lead rules ask about (:func:`bummerl.two_player.exchange_refusal`,
-    #: :func:`~bummerl.two_player.marriage_refusal`): face-down talon cards, closed, Vorhand's first lead
+    #: For a lead, the state the lead rules ask about (:func:`bummerl.rules.talon.exchange_refusal`,
+    #: :func:`~bummerl.rules.talon.marriage_refusal`): face-down talon cards, closed, Vorhand's first lead
     #: done, the opponent has won a trick.  A plain lead passes over the exchange and the marriages its
     #: hand allowed.
     face_down: int = 0

@@ -32,8 +32,7 @@ from bummerl.actions import Action, ActionKind
 from bummerl.cards import Card, Rank, Suit, deck, marriage_value
 from bummerl.rng import SplitMix64
 from bummerl.rules.tricks import RankOrder, beats, trick_winner
-from bummerl.table_game import Phase
-from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Contract, Goal
+from bummerl.variants.bauernschnapsen import ZEHNERLOCH_ORDER, Contract, Goal, Phase
 from bummerl.view import TableView
 
 __all__ = ["TableBot", "TableHeuristicBot", "discard_choice"]
@@ -108,13 +107,13 @@ class TableHeuristicBot:
         out = set(deck(v.deck_size)) - set(hand)
         wanted: list[str] = []
         for name in ("herrenschnapser", "farbenring"):
-            if name in bids and (v.players == 4 or _sixth_card_safe(hand, view.trump)):
+            if name in bids and (v.teams or _sixth_card_safe(hand, view.trump)):
                 wanted.append(name)
         if "zehnerloch" in bids and len(_masters(hand, out, ZEHNERLOCH_ORDER)) == len(hand):
             wanted.append("zehnerloch")
         if "gang" in bids and len(_masters(hand, out, None)) == len(hand):
             wanted.append("gang")
-        bettler_ok = all(c.rank <= Rank.OBER for c in hand) if v.players == 4 else False
+        bettler_ok = all(c.rank <= Rank.OBER for c in hand) if v.teams else False
         for name in ("assen-bettler", "bettler"):
             if name in bids and bettler_ok:
                 wanted.append(name)

@@ -51,8 +51,7 @@ from bummerl.cards import Card, Suit, deck
 from bummerl.rng import SplitMix64
 from bummerl.rules.tricks import beats, trick_winner
 from bummerl.solver.table import PlayState, TableSolver, _action
-from bummerl.table_game import Phase
-from bummerl.variants.bauernschnapsen import Contract, Goal
+from bummerl.variants.bauernschnapsen import Contract, Goal, Phase
 from bummerl.view import TableView
 
 __all__ = [

@@ -53,9 +53,8 @@ from typing import cast
 
 from bummerl.actions import ALL_ACTIONS, Action, ActionKind
 from bummerl.cards import CARDS, Card
-from bummerl.table_game import Phase
 from bummerl.variants import Variant, find_variant
-from bummerl.variants.bauernschnapsen import TableVariant
+from bummerl.variants.bauernschnapsen import Phase, TableVariant
 from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import trick_seats
 

@@ -61,9 +61,9 @@ from bummerl.bots.table_search import sample_world as sample_table_world
 from bummerl.cards import Card, Rank, Suit, deck
 from bummerl.errors import IllegalActionError
 from bummerl.rng import SplitMix64
-from bummerl.table_game import Phase, TableGame
+from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants.bauernschnapsen import Requirement, TableVariant
+from bummerl.variants.bauernschnapsen import Phase, Requirement, TableVariant
 from bummerl.view import TableView
 from bummerl.view_json import trick_seats
 

@@ -82,7 +82,7 @@ from bummerl.bots.table_search import TableSearchBot
 from bummerl.game import Game
 from bummerl.server.errors import RequestError
 from bummerl.server.messages import error_message
-from bummerl.table_game import Phase
+from bummerl.variants.bauernschnapsen import Phase
 from bummerl.view import PlayerView, TableView
 from bummerl.view_json import view_from_json, view_to_json
 

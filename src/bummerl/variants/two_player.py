@@ -191,7 +191,7 @@ class TwoPlayerVariant(Variant):
     #: RULES.md: "while at least two face-down cards remain above the trump card" (seeds/003: "Liegt nur
     #: mehr eine Karte als Talon auf der offenen Trumpfkarte, darf man austauschen, jedoch nicht zudreuen");
     #: 1 is the house rule of Tompa's Schnapsen books and several apps.  Read only by
-    #: :func:`bummerl.two_player.close_refusal` (and mirrored by the solver).
+    #: :func:`bummerl.rules.talon.close_refusal` (and mirrored by the solver).
     close_min_facedown: int = 2
 
     #: Names of the fields a user may set with :meth:`with_options`.
