@@ -35,9 +35,8 @@ from bummerl.actions import Action
 from bummerl.bots import Bot, make_bot
 from bummerl.cards import marriage_value, sort_hand
 from bummerl.commands.play_match import EVENT, PlayMatch
-from bummerl.commands.play_session import HUMAN_SEAT, Console, PlaySession, QuitGame
+from bummerl.commands.play_session import HUMAN_SEAT, Console, PlaySession, QuitGame, other_seats
 from bummerl.commands.play_text import card_names
-from bummerl.errors import BummerlError
 from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rng import derive_seed
@@ -185,20 +184,10 @@ class RoundSession(PlaySession):
         seat: int = 0,
         target: int | None = None,
     ) -> None:
-        if seat not in range(participants) or isinstance(seat, bool):
-            raise BummerlError(f"--seat must be 0..{participants - 1} with {participants} participants, not {seat}")
-        names = [others] if isinstance(others, str) else list(others)
-        if len(names) == 1:
-            names *= participants - 1
-        if len(names) != participants - 1:
-            raise BummerlError(
-                f"{participants} participants: --bots names the {participants - 1} others, got {len(names)}"
-            )
+        who = other_seats(seat, participants, others, f"with {participants} participants")
         msgs = Messages(lang)
-        rest = [p for p in range(participants) if p != seat]
-        who = dict(zip(rest, names, strict=True))
         #: The participants at the console (you first).
-        self.humans = [seat] + [p for p in rest if who[p] == HUMAN_SEAT]
+        self.humans = [seat] + [p for p, name in who.items() if name == HUMAN_SEAT]
         self.bots: dict[int, Bot] = {}
         for p, name in who.items():
             if name != HUMAN_SEAT:

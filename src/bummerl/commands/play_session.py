@@ -39,7 +39,7 @@ from bummerl.rng import derive_seed
 from bummerl.text import Narrator, Words
 from bummerl.variants import Variant
 
-__all__ = ["BOT", "HUMAN", "HUMAN_SEAT", "Console", "PlaySession", "QuitGame"]
+__all__ = ["BOT", "HUMAN", "HUMAN_SEAT", "Console", "PlaySession", "QuitGame", "other_seats"]
 
 #: The seats of a two-player session by default: you, and the bot.
 HUMAN, BOT = 0, 1
@@ -105,6 +105,27 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def other_seats(seat: int, seats: int, names: str | Sequence[str], where: str) -> dict[int, str]:
+    """Who sits in every seat but ``seat`` of ``seats``: one name for all of them, or one per seat in seat order;
+    ``where`` tells the messages what the seats are ("for Dreierschnapsen", "with 3 participants").
+
+    >>> other_seats(1, 3, "random", "for Dreierschnapsen")
+    {0: 'random', 2: 'random'}
+    >>> other_seats(0, 3, ["a", "b", "c"], "for Dreierschnapsen")
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.BummerlError: for Dreierschnapsen --bots names the 2 others, got 3
+    """
+    if seat not in range(seats) or isinstance(seat, bool):
+        raise BummerlError(f"--seat must be 0..{seats - 1} {where}, not {seat}")
+    given = [names] if isinstance(names, str) else list(names)
+    if len(given) == 1:
+        given *= seats - 1
+    if len(given) != seats - 1:
+        raise BummerlError(f"{where} --bots names the {seats - 1} others, got {len(given)}")
+    return dict(zip((s for s in range(seats) if s != seat), given, strict=True))
+
+
 class QuitGame(Exception):
     """The player quit (``eof`` False) or the input ended (``eof`` True)."""
 
@@ -133,23 +154,15 @@ class PlaySession:
         target: int | None = None,
     ) -> None:
         n = variant.players
-        if seat not in range(n) or isinstance(seat, bool):
-            raise BummerlError(f"--seat must be 0..{n - 1} for {variant.title}, not {seat}")
-        names = [bots] if isinstance(bots, str) else list(bots)
-        if len(names) == 1:
-            names *= n - 1
-        if len(names) != n - 1:
-            raise BummerlError(f"{variant.title} needs {n - 1} bots for the other seats, got {len(names)}")
+        names = other_seats(seat, n, bots, f"for {variant.title}")
         self.match = play_match(variant, seed, target)
         self.variant = self.match.variant
         self.seed = seed
         self.seat = seat
         self.record_path = record_path
         self.console = console or Console()
-        others = [s for s in range(n) if s != seat]
         self.bots: dict[int, Bot] = {
-            s: make_bot(name, derive_seed(seed, _BOT_STREAM, s), self.variant)
-            for s, name in zip(others, names, strict=True)
+            s: make_bot(name, derive_seed(seed, _BOT_STREAM, s), self.variant) for s, name in names.items()
         }
         self.words = Words(Messages(lang), faces, self.variant, seat)
         self.narrator = Narrator(self.words, lambda result: self.match.result_lines(result, self.words))
