@@ -22,6 +22,7 @@ from bummerl.bots import bot_names
 from bummerl.game import Game
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.workers import read_game_record
 from bummerl.variants import VARIANTS, find_variant
 
@@ -166,7 +167,7 @@ def test_an_unfinished_game_shows_no_card(client: TestClient) -> None:
 def test_a_finished_game_has_its_record_replay_and_history_entry(client: TestClient) -> None:
     last = finish_a_game(client, name="Anna", seed=12)
     game_id = last["game_over"]["game_id"]
-    # The result is stored in the background after game_over (TableManager.store_result): wait for it.
+    # The result is stored in the background after game_over (ResultStore.store): wait for it.
     deadline = time.monotonic() + 15
     history = client.get("/api/games").json()
     while history["total"] == 0 and time.monotonic() < deadline:
@@ -206,7 +207,7 @@ def test_the_analysis_runs_once_in_a_worker_and_is_cached(client: TestClient) ->
     assert data["status"] == "done" and data["analysis"]["evaluator"] == "easy"
     record = read_game_record(client.get(f"/api/games/{game_id}").json()["record"])
     assert [d["action"] for d in data["analysis"]["decisions"]] == [a.token for a in record.actions]
-    assert client.app.state.repo.analysis(game_id)[0] == "done"  # type: ignore[attr-defined]
+    assert app_parts(client.app).repo.analysis(game_id)[0] == "done"
 
 
 def test_the_front_end_is_served_at_the_root(tmp_path: Path) -> None:

@@ -53,6 +53,7 @@ from bummerl.server.bus import CHUNK, NotifyBus
 from bummerl.server.cluster import conninfo
 from bummerl.server.config import ServerConfig
 from bummerl.server.leases import Leases
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import NotOwnerError, Repository, SeatData, _fenced_action, hash_token
 from bummerl.server.workers import read_game_record
 from live_server import ThreadServer, free_port
@@ -489,7 +490,7 @@ def test_bot_moves_at_one_process_reach_a_player_and_a_spectator_at_the_other(
     a = serve(**settings)
     monkeypatch.setattr(live_server, "create_app", create_app)
     b = serve(**settings)
-    holder, other = (s.uvicorn.app.state.manager for s in (a, b))  # type: ignore[attr-defined]
+    holder, other = (app_parts(s.uvicorn.app).manager for s in (a, b))
     table = Endpoint(a.port).call("POST", "/api/tables", {"variant": variant, "name": "Anna", "seed": 5, **others})
     table_id = table["table_id"]
     assert table_id in holder.tables

@@ -33,6 +33,7 @@ from bummerl.match import Match
 from bummerl.rng import keyed_seed
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.workers import read_game_record
 
 CONFIG = ServerConfig(bot_executor="thread", analysis_executor="thread", analysis_level="easy", api_rate="1000/second")
@@ -129,8 +130,8 @@ def play_games(
 
 def secrets_of(client: TestClient, table_id: str) -> dict[str, str]:
     """What decides the table's deals, as the server holds it (the test looks into the server's memory)."""
-    live = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
-    match = live.session.matches[-1]
+    live = app_parts(client.app).manager.tables[table_id]
+    match = live.matches[-1]
     found = {"table seed": str(live.data.seed), "table key": live.data.deal_key, "match seed": str(match.seed)}
     if match.deal_key is not None:
         found["match key"] = match.deal_key.hex()
@@ -170,7 +171,7 @@ def test_nothing_published_while_a_bummerl_runs_gives_the_next_deal_away(client:
         assert seed is not None and Game.deal("schnapsen", seed=seed, dealer=record.dealer).deck == record.deck
         ws0.send_json({"type": "next_game"})
         latest[0], latest[1] = ws0.receive_json(), ws1.receive_json()
-        live = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
+        live = app_parts(client.app).manager.tables[tid]
         guess = Game.deal("schnapsen", seed=next_seed_from(seed, 0), dealer=live.game.dealer)
         assert guess.deck != live.game.deck
 
@@ -211,7 +212,7 @@ def test_only_the_server_deals_where_another_human_plays(client: TestClient, pat
     response = client.post(path, json=body)
     assert response.status_code == 400
     assert "seed" in response.json()["detail"]["message"]
-    assert client.app.state.manager.tables == {}  # type: ignore[attr-defined]
+    assert app_parts(client.app).manager.tables == {}
 
 
 def test_a_seed_makes_a_practice_table_against_bots_and_the_table_says_so(client: TestClient) -> None:
@@ -222,7 +223,7 @@ def test_a_seed_makes_a_practice_table_against_bots_and_the_table_says_so(client
     assert client.get(f"/api/tables/{practice['table_id']}").json()["practice"] is True
     assert client.get(f"/api/tables/{dealt['table_id']}").json()["practice"] is False
     again = client.post("/api/tables", json={"opponent": "random", "seed": 5}).json()
-    live = client.app.state.manager.tables  # type: ignore[attr-defined]
+    live = app_parts(client.app).manager.tables
     assert live[practice["table_id"]].game.deck == live[again["table_id"]].game.deck
     games = client.post("/api/tables", json={"variant": "dreierschnapsen", "bots": "random", "seed": 5}).json()
     assert games["practice"] is True

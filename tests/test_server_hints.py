@@ -31,6 +31,7 @@ from bummerl.server import hints
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.hints import HintSettings, advise, declare_check, review
+from bummerl.server.routes.deps import app_parts
 from bummerl.solver import action_values
 from bummerl.table_game import TableGame
 from bummerl.variants.bauernschnapsen import Phase
@@ -45,7 +46,7 @@ QUICK = HintSettings(seconds=None, worlds=6, exhaustive=40, table_worlds=2)
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(data_dir=tmp_path, config=CONFIG)) as c:
-        hints.service(c.app.state.manager).settings = QUICK  # type: ignore[attr-defined]
+        app_parts(c.app).manager.hints.settings = QUICK
         yield c
 
 
@@ -82,7 +83,7 @@ def answer(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
 
 
 def room_of(client: TestClient, table_id: str) -> Any:
-    return client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+    return app_parts(client.app).manager.tables[table_id]
 
 
 # ------------------------------------------------------------------ the advice itself
@@ -204,7 +205,7 @@ def test_a_spectator_gets_no_hint_and_has_no_vote(client: TestClient) -> None:
 
 # ------------------------------------------------------------------ bounds
 def test_hints_are_limited_per_seat_and_minute(client: TestClient) -> None:
-    hints.service(client.app.state.manager).settings = HintSettings(seconds=None, worlds=2, per_minute=2)  # type: ignore[attr-defined]
+    app_parts(client.app).manager.hints.settings = HintSettings(seconds=None, worlds=2, per_minute=2)
     table = create(client, opponent="random", name="Anna", seed=3)
     with client.websocket_connect(table["ws_url"]) as ws:
         my_turn(ws, hello(ws, table["token"]))
@@ -217,7 +218,7 @@ def test_hints_are_limited_per_seat_and_minute(client: TestClient) -> None:
 
 
 def test_one_hint_at_a_time_per_seat_and_a_time_cap(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    hints.service(client.app.state.manager).settings = HintSettings(timeout=0.3)  # type: ignore[attr-defined]
+    app_parts(client.app).manager.hints.settings = HintSettings(timeout=0.3)
     release = threading.Event()
 
     def stuck(view: dict[str, Any], settings: HintSettings | None = None) -> dict[str, Any]:

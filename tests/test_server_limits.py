@@ -28,6 +28,7 @@ from bummerl.bots import RandomBot, register_bot
 from bummerl.match import Session
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.view import PlayerView
 
 BASE = ServerConfig(bot_executor="thread", analysis_executor="thread", analysis_level="easy", api_rate="1000/second")
@@ -66,7 +67,7 @@ def test_every_api_request_counts_against_a_general_limit(tmp_path: Path) -> Non
 
 def test_a_client_holds_a_bounded_number_of_tables_and_the_server_a_bounded_total(tmp_path: Path) -> None:
     with app(tmp_path, max_tables_per_client=2, max_live_tables=3) as client:
-        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager = app_parts(client.app).manager
 
         def watch(table_id: str) -> Any:
             ws = client.websocket_connect(manager.tables[table_id].ws_url)

@@ -40,6 +40,7 @@ from bummerl.server.players import (
     rating_against,
     statistics,
 )
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import Repository, SeatData, hash_token
 from bummerl.tournament.ratings import ELO
 
@@ -235,7 +236,7 @@ def test_a_second_device_opening_a_recorded_seat_is_told_so_without_an_error(cli
     assert late.json() == {"table_id": table["table_id"], "seat": 0, "claimed": False, "reason": "other_player"}
     # The seat (and so its games) stays the first player's.
     first_id = client.get("/api/players/me", headers=auth(first)).json()["player_id"]
-    with client.app.state.repo.engine.connect() as db:  # type: ignore[attr-defined]
+    with app_parts(client.app).repo.engine.connect() as db:
         rows = db.execute(text("SELECT seat, player_id FROM bummerl_player_seats")).all()
     assert [tuple(r) for r in rows] == [(0, first_id)]
 

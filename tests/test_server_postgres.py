@@ -34,6 +34,7 @@ with warnings.catch_warnings():
 
 from bummerl.server import migrations
 from bummerl.server.app import create_app
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import ActionConflictError, Repository, SeatData, StorageError, hash_token, now
 from test_server_storage import seats_for
 
@@ -178,8 +179,8 @@ def test_lost_connections_cost_no_action_and_a_refused_action_leaves_the_table(
     the row (here: disk full) gets the action answered with `storage`, and it can be sent again."""
     schema = postgres_url.rpartition("application_name=")[2]
     table = ws_tests.create(client, opponent="random", name="Anna", seed=8)
-    live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
-    repo: Repository = client.app.state.repo  # type: ignore[attr-defined]
+    live = app_parts(client.app).manager.tables[table["table_id"]]
+    repo: Repository = app_parts(client.app).repo
 
     def stored() -> list[str]:
         return repo.load_table(table["table_id"]).games[-1].actions

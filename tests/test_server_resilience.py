@@ -30,6 +30,7 @@ from starlette.testclient import WebSocketTestSession
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import StorageUnavailable
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import Repository, hash_token
 from test_server_storage import seats_for
 
@@ -66,7 +67,7 @@ def bot_leads_seed() -> int:
 def test_a_bot_table_survives_a_database_outage_and_says_so(client: TestClient) -> None:
     """The database refuses the bot's first move a few times: the players see ``storage: "retrying"``, then
     the move, stored once, and ``storage: "ok"``."""
-    repo = client.app.state.repo  # type: ignore[attr-defined]
+    repo = app_parts(client.app).repo
     real = repo.append_action
     refusals = [0]
 
@@ -87,14 +88,14 @@ def test_a_bot_table_survives_a_database_outage_and_says_so(client: TestClient) 
         while not state["your_turn"]:
             state = ws.receive_json()
         assert state["storage"] == "ok" and len(state["view"]["played"]) == 1
-    live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+    live = app_parts(client.app).manager.tables[table["table_id"]]
     stored = repo.load_table(table["table_id"]).games[-1].actions
     assert stored == [a.token for a in live.game.actions] and len(stored) == 1
 
 
 def test_a_busy_database_answers_503_with_retry_after(client: TestClient) -> None:
     """Finding 4: a database that cannot answer now is a 503 with Retry-After, never a bare 500."""
-    repo = client.app.state.repo  # type: ignore[attr-defined]
+    repo = app_parts(client.app).repo
 
     def locked(*args: Any, **kwargs: Any) -> Any:
         from sqlalchemy.exc import OperationalError
@@ -113,7 +114,7 @@ def test_a_busy_database_answers_503_with_retry_after(client: TestClient) -> Non
 # ------------------------------------------------------------------------ finding 5
 def test_requests_for_unknown_tables_leave_nothing_behind(client: TestClient) -> None:
     """Finding 5: 2,000 requests for unknown ids (well-formed, malformed, over-long) keep no entry in memory."""
-    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager = app_parts(client.app).manager
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     for i in range(2000):
@@ -129,7 +130,7 @@ def test_requests_for_unknown_tables_leave_nothing_behind(client: TestClient) ->
 def test_an_idle_table_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) -> None:
     config = ServerConfig(bot_executor="thread", api_rate="100000/second", table_idle_seconds=0.05, sweep_seconds=0.02)
     with TestClient(create_app(data_dir=tmp_path, config=config)) as client:
-        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager = app_parts(client.app).manager
         table = client.post("/api/tables", json={"opponent": "random", "seed": 3}).json()
         with client.websocket_connect(table["ws_url"]) as ws:
             state = hello(ws, table["token"])
@@ -161,7 +162,7 @@ def test_start_up_loads_no_table_however_many_are_stored(tmp_path: Path) -> None
     started = time.perf_counter()
     with TestClient(create_app(url, config=CONFIG)) as client:
         seconds = time.perf_counter() - started
-        assert client.app.state.manager.tables == {}  # type: ignore[attr-defined]
+        assert app_parts(client.app).manager.tables == {}
         assert client.get("/api/tables").json() == []
     assert seconds < 30  # a bound for a loaded CI machine; the point is the empty table list above
 

@@ -24,6 +24,7 @@ from bummerl.bots import RandomBot, register_bot
 from bummerl.match import Session
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import StorageError
 from bummerl.server.workers import read_game_record
 from bummerl.view import PlayerView
@@ -76,12 +77,12 @@ def play_on_after_a_restart(url: str) -> None:
                 state = my_turn(ws, ws.receive_json())
         before = state
         assert before["status"] == "playing" and len(before["view"]["played"]) >= 5
-        live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        live = app_parts(client.app).manager.tables[table["table_id"]]
         played_before = [a.token for a in live.game.actions]
     # A new app, a new process's memory: only the database is left.
     with TestClient(create_app(url, config=CONFIG)) as client:
         # Start-up loads no table (it would take as long as the history is long): the first client does.
-        assert table["table_id"] not in client.app.state.manager.tables  # type: ignore[attr-defined]
+        assert table["table_id"] not in app_parts(client.app).manager.tables
         with client.websocket_connect(table["ws_url"]) as ws:
             after = my_turn(ws, hello(ws, table["token"]))
             assert after["view"] == before["view"]
@@ -166,7 +167,7 @@ def test_a_refused_result_costs_nothing_and_is_stored_on_the_next_load(tmp_path:
     and the next load stores that game's result from its actions, even after later games."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with TestClient(create_app(url, config=CONFIG)) as client:
-        repo = client.app.state.repo  # type: ignore[attr-defined]
+        repo = app_parts(client.app).repo
         real = repo.finish_game
 
         def refuse(game_id: int, result: dict[str, Any], record: str) -> None:
@@ -208,8 +209,8 @@ def test_a_result_written_while_the_game_is_read_is_seen_in_one_or_the_other(tmp
     read, so it sees the result in the database row or among them, never in neither."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with TestClient(create_app(url, config=CONFIG)) as client:
-        repo = client.app.state.repo  # type: ignore[attr-defined]
-        manager = client.app.state.manager  # type: ignore[attr-defined]
+        repo = app_parts(client.app).repo
+        manager = app_parts(client.app).manager
         real_finish, real_get, real_list = repo.finish_game, repo.get_game, repo.list_games
         held: dict[int, tuple[dict[str, Any], str]] = {}
 
@@ -220,7 +221,7 @@ def test_a_result_written_while_the_game_is_read_is_seen_in_one_or_the_other(tmp
         def land(game_id: int) -> None:
             """What the background write does: the row is written, then the pending result forgotten."""
             real_finish(game_id, *held[game_id])
-            manager._results.pop(game_id)
+            manager.results._pending.pop(game_id)
 
         def read_then_land(game_id: int) -> Any:
             row = real_get(game_id)  # read before the write ...
@@ -261,13 +262,13 @@ def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path
     the database (a new app on the same database shows the same table)."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with TestClient(create_app(url, config=CONFIG)) as client:
-        repo = client.app.state.repo  # type: ignore[attr-defined]
+        repo = app_parts(client.app).repo
         real = repo.start_game
         table = client.post("/api/tables", json={"opponent": "random", "seed": 4}).json()
-        live = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        live = app_parts(client.app).manager.tables[table["table_id"]]
         with client.websocket_connect(table["ws_url"]) as ws:
             state = play_to_the_end(ws, hello(ws, table["token"]))
-            games_before, session_before = len(live.match.games), live.session
+            games_before, matches_before = len(live.match.games), live.matches
 
             def refuse(*args: Any, **kwargs: Any) -> int:
                 raise StorageError("new deal: OperationalError: disk I/O error")
@@ -276,7 +277,7 @@ def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path
             ws.send_json({"type": "next_game"})
             error = ws.receive_json()
             assert error["type"] == "error" and error["code"] == "storage", error
-            assert live.session is session_before and len(live.match.games) == games_before
+            assert live.matches is matches_before and len(live.match.games) == games_before
             assert live.game.is_over
             repo.start_game = real
             ws.send_json({"type": "next_game"})
@@ -285,6 +286,6 @@ def test_a_refused_new_deal_leaves_the_finished_game_on_the_table(tmp_path: Path
             dealt = [c.code for c in live.game.hands[0]]
     with TestClient(create_app(url, config=CONFIG)) as client:
         assert client.get(f"/api/tables/{table['table_id']}").status_code == 200  # loads the table
-        reloaded = client.app.state.manager.tables[table["table_id"]]  # type: ignore[attr-defined]
+        reloaded = app_parts(client.app).manager.tables[table["table_id"]]
         assert len(reloaded.match.games) == games_before + 1
         assert [c.code for c in reloaded.game.hands[0]] == dealt

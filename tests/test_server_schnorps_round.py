@@ -32,11 +32,11 @@ with warnings.catch_warnings():
 from bummerl.actions import ActionKind
 from bummerl.cards import Card, Rank, deck
 from bummerl.record import GameRecord
-from bummerl.server import rooms
+from bummerl.server import connections
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.rooms import Room
-from bummerl.server.schnorps_tables import LiveSchnorpsRound
+from bummerl.server.routes.deps import app_parts
 from bummerl.two_player import TwoPlayerGame
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2)
@@ -86,7 +86,7 @@ class Scanner:
         self.playing_states = 0
 
     def __call__(self, room: Room, seat: int | None, message: dict[str, Any]) -> None:
-        assert isinstance(room, LiveSchnorpsRound)
+        assert isinstance(room, Room)
         game = room.game
         g = room.game_seat(seat)
         leaked = cards_named(message) - {c.code for c in allowed_cards(game, g)}
@@ -122,8 +122,8 @@ def _drain(ws: Any) -> None:
         pass
 
 
-def live(client: TestClient, table_id: str) -> LiveSchnorpsRound:
-    room: LiveSchnorpsRound = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+def live(client: TestClient, table_id: str) -> Room:
+    room: Room = app_parts(client.app).manager.tables[table_id]
     return room
 
 
@@ -227,7 +227,7 @@ def test_a_three_participant_table_of_bots_plays_its_match_to_the_end_and_stores
             assert record.tags["BalanceAfter"] == ",".join(map(str, live_round["balance"]))
             assert record.replay().result is not None
             assert client.get(f"/api/games/{g['game_id']}/replay").status_code == 200
-        assert room.round.is_over and list(room.round.balance) == final["balance"]
+        assert room.match.is_over and list(room.match.balance) == final["balance"]
         # The Bummerl sheet: one column per participant, each game with its dealer, players and payments.
         sheet = room.sheet()
         assert sheet["sides"] == [[0], [1], [2]] and sheet["totals"]["matches_won"] == final["matches_won"]
@@ -239,8 +239,8 @@ def test_a_three_participant_table_of_bots_plays_its_match_to_the_end_and_stores
 def test_waiting_participants_see_no_hidden_card_and_cannot_act(monkeypatch: pytest.MonkeyPatch) -> None:
     """A participant who waits sees what a spectator sees: no hand, no card known of a hand, no card drawn; and
     may not act ("es wird ... immer nur von zweien gespielt")."""
-    monkeypatch.setattr(rooms, "MESSAGE_RATE", 10_000.0)
-    monkeypatch.setattr(rooms, "MESSAGE_BURST", 10_000)
+    monkeypatch.setattr(connections, "MESSAGE_RATE", 10_000.0)
+    monkeypatch.setattr(connections, "MESSAGE_BURST", 10_000)
     scanner = Scanner()
     rng = random.Random(4)
     refused = 0

@@ -34,10 +34,11 @@ with warnings.catch_warnings():
 from bummerl.actions import ActionKind
 from bummerl.cards import Card, Rank, deck
 from bummerl.game import Game
-from bummerl.server import rooms
+from bummerl.server import connections
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
-from bummerl.server.tables import LiveTable
+from bummerl.server.rooms import Room
+from bummerl.server.routes.deps import app_parts
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2)
 _CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][hdcs])(?![A-Za-z0-9])")
@@ -81,7 +82,7 @@ class Scanner:
         self.by_role = {"seat": 0, "spectator": 0}
         self.leaks: list[str] = []
 
-    def __call__(self, table: LiveTable, seat: int | None, message: dict[str, Any]) -> None:
+    def __call__(self, table: Room, seat: int | None, message: dict[str, Any]) -> None:
         self.messages += 1
         self.by_role["spectator" if seat is None else "seat"] += 1
         game = table.game
@@ -118,7 +119,7 @@ def _play_table(client: TestClient, variant: str, opponent: str, seed: int, game
             # The state of the table as the server sees it; every socket is drained by pings.
             for sock in (spec, *socks.values()):
                 _drain(sock)
-            game = client.app.state.manager.tables[table["table_id"]].game  # type: ignore[attr-defined]
+            game = app_parts(client.app).manager.tables[table["table_id"]].game
             if game.is_over:
                 played += 1
                 ws0.send_json({"type": "next_game"})
@@ -143,8 +144,8 @@ def test_no_message_names_a_card_its_recipient_may_not_know(
 ) -> None:
     # Every socket is drained by a ping after every step, far over a client's message rate (docs/security.md:
     # a burst of 30, then 10 a second; tests/test_server_limits.py checks it): raised for this test.
-    monkeypatch.setattr(rooms, "MESSAGE_RATE", 10_000.0)
-    monkeypatch.setattr(rooms, "MESSAGE_BURST", 10_000)
+    monkeypatch.setattr(connections, "MESSAGE_RATE", 10_000.0)
+    monkeypatch.setattr(connections, "MESSAGE_BURST", 10_000)
     scanner = Scanner()
     rng = random.Random(variant)
     with TestClient(create_app(data_dir=tmp_path, config=CONFIG, tap=scanner)) as client:

@@ -36,14 +36,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from bummerl.server.table_games import LiveTableGame, table_view_to_json
-
 from bummerl.cards import Card, deck
 from bummerl.record import GameRecord
-from bummerl.server import rooms
+from bummerl.server import connections
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
-from bummerl.server.rooms import public_events
+from bummerl.server.families import table_view_to_json
+from bummerl.server.rooms import Room, public_events
+from bummerl.server.routes.deps import app_parts
 from bummerl.table_game import TableGame
 from bummerl.variants.bauernschnapsen import Phase
 
@@ -94,7 +94,7 @@ class Scanner:
                 allowed.update(table.discarded)
         return allowed
 
-    def __call__(self, live: LiveTableGame, seat: int | None, message: dict[str, Any]) -> None:
+    def __call__(self, live: Room, seat: int | None, message: dict[str, Any]) -> None:
         self.messages += 1
         self.by_role["spectator" if seat is None else "seat"] += 1
         table = live.game
@@ -138,8 +138,8 @@ def play_game(ws: Any, state: dict[str, Any], rng: random.Random, events: list[d
         events.extend(state["events"])
 
 
-def live_table(client: TestClient, table_id: str) -> LiveTableGame:
-    live: LiveTableGame = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+def live_table(client: TestClient, table_id: str) -> Room:
+    live: Room = app_parts(client.app).manager.tables[table_id]
     return live
 
 
@@ -260,7 +260,7 @@ def test_a_table_game_goes_on_after_a_restart(tmp_path: Path) -> None:
         phase_before = live.game.phase
     with TestClient(create_app(url, config=CONFIG)) as client:
         # Start-up loads no table (issue 10: it would take as long as the history is long): a request does.
-        assert created["table_id"] not in client.app.state.manager.tables  # type: ignore[attr-defined]
+        assert created["table_id"] not in app_parts(client.app).manager.tables
         assert client.get(f"/api/tables/{created['table_id']}").status_code == 200
         live = live_table(client, created["table_id"])
         assert [a.token for a in live.game.actions][: len(tokens_before)] == tokens_before
@@ -327,8 +327,8 @@ def test_no_table_game_message_names_a_card_its_recipient_may_not_know(
 ) -> None:
     # This test drains every socket with a ping after every step, far over a client's message rate
     # (docs/security.md: a burst of 30, then 10 a second; tests/test_server_limits.py checks it): raised here.
-    monkeypatch.setattr(rooms, "MESSAGE_RATE", 10_000.0)
-    monkeypatch.setattr(rooms, "MESSAGE_BURST", 10_000)
+    monkeypatch.setattr(connections, "MESSAGE_RATE", 10_000.0)
+    monkeypatch.setattr(connections, "MESSAGE_BURST", 10_000)
     scanner = Scanner()
     with TestClient(create_app("sqlite://", config=CONFIG, tap=scanner)) as client:
         _play_table(client, variant, seats, seed=7, games=4, rng=random.Random(variant))
@@ -384,9 +384,9 @@ def test_a_refused_new_deal_leaves_the_finished_table_game() -> None:
         with client.websocket_connect(created["ws_url"]) as ws:
             end = play_game(ws, hello(ws, created["token"]), random.Random(3), [])
         assert end["status"] == "game_over"
-        repo = client.app.state.repo  # type: ignore[attr-defined]
+        repo = app_parts(client.app).repo
         real = repo.start_game
-        before = (live.game_id, live.game_no, len(live.matches), live.table)
+        before = (live.game_id, live.info.game_no, len(live.matches), live.game)
 
         def refuse(*args: Any, **kwargs: Any) -> int:
             raise StorageError("new deal: OperationalError: disk I/O error")
@@ -394,11 +394,11 @@ def test_a_refused_new_deal_leaves_the_finished_table_game() -> None:
         repo.start_game = refuse
         with pytest.raises(StorageError):
             client.portal.call(live.deal_next)  # type: ignore[union-attr]
-        assert (live.game_id, live.game_no, len(live.matches), live.table) == before and live.game_over
+        assert (live.game_id, live.info.game_no, len(live.matches), live.game) == before and live.game_over
         repo.start_game = real
         client.portal.call(live.deal_next)  # type: ignore[union-attr]
         # The next game of the match, or the first of a new one if this game ended the match.
-        assert (len(live.matches), live.game_no) in ((before[2], before[1] + 1), (before[2] + 1, 0))
+        assert (len(live.matches), live.info.game_no) in ((before[2], before[1] + 1), (before[2] + 1, 0))
         assert live.game_id != before[0] and live.game_over is None
         stored = repo.load_table(created["table_id"]).games
         assert [g.id for g in stored][-1] == live.game_id and len(stored) == 2
@@ -551,7 +551,7 @@ def test_a_finished_table_game_has_its_replay_and_analysis(variant: str, seats: 
         assert len(data["mistakes"]) == len(data["points_lost"]) == seats
         assert {d["player"] for d in data["decisions"]} <= set(range(seats))
         assert {d["verdict"] for d in data["decisions"]} >= {"not_analysed"}  # the cut has no estimate
-        assert client.app.state.repo.analysis(game_id)[0] == "done"  # type: ignore[attr-defined]
+        assert app_parts(client.app).repo.analysis(game_id)[0] == "done"
         summary = client.get("/api/games", params={"table": created["table_id"]}).json()["games"][0]
         assert summary["replay"] is True
 
@@ -568,4 +568,4 @@ def test_a_running_table_game_has_no_replay_and_no_analysis() -> None:
         for path in ("record", "replay", "analysis"):
             answer = client.get(f"/api/games/{game_id}/{path}")
             assert answer.status_code == 409 and answer.json()["detail"]["code"] == "game_running"
-        assert client.app.state.repo.analysis(game_id)[0] is None  # type: ignore[attr-defined]
+        assert app_parts(client.app).repo.analysis(game_id)[0] is None

@@ -33,6 +33,7 @@ with warnings.catch_warnings():
 
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.storage import hash_token
 from bummerl.server.tournaments import TournamentSettings
 from bummerl.variants import VARIANTS
@@ -173,7 +174,7 @@ def test_a_tournament_is_made_with_a_join_code_and_an_organiser_token_kept_as_ha
         assert state(client, made["id"], anna)["you"] == {"organiser": False, "player": 0}
 
         # At rest: the SHA-256 of each token, never the token.
-        repo = client.app.state.repo  # type: ignore[attr-defined]
+        repo = app_parts(client.app).repo
         rows = []
         metadata = MetaData()
         metadata.reflect(repo.engine)

@@ -31,6 +31,7 @@ from bummerl.protocol import view_to_json
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.server.rooms import public_events
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.workers import read_game_record
 from bummerl.view import PlayerView
 from helpers import deal_game
@@ -62,7 +63,7 @@ def hello(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
 
 
 def live_game(client: TestClient, table_id: str) -> Game:
-    game: Game = client.app.state.manager.tables[table_id].game  # type: ignore[attr-defined]
+    game: Game = app_parts(client.app).manager.tables[table_id].game
     return game
 
 
@@ -278,7 +279,7 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(client: TestClient) -> Non
     """issue 5: "a bot thinking for a second must not freeze other tables"."""
     _SlowBot.release.clear()
     slow = create(client, opponent="slow-test", name="A", seed=_seed_where_seat1_leads())
-    slow_table = client.app.state.manager.tables[slow["table_id"]]  # type: ignore[attr-defined]
+    slow_table = app_parts(client.app).manager.tables[slow["table_id"]]
     assert slow_table.bot_task is not None and not slow_table.bot_task.done()
     other = create(client, opponent="random", name="B", seed=_seed_where_seat1_leads() + 1000)
     try:

@@ -28,6 +28,7 @@ with warnings.catch_warnings():
 from bummerl.match import Match, TableMatch
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
+from bummerl.server.routes.deps import app_parts
 from bummerl.server.sheet import loser_class, match_sheet, table_match_sheet
 from bummerl.variants import EndReason, GameResult
 
@@ -318,11 +319,11 @@ def test_a_table_held_by_another_process_is_replayed_for_its_sheet(client: TestC
         _, state = hello(ws, table["token"])
         play_until(ws, state, lambda s: s["game_over"] is not None, received)
     live = client.get(f"/api/tables/{table['table_id']}/sheet").json()
-    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager = app_parts(client.app).manager
 
-    async def elsewhere(table_id: str, kind: Any = None) -> Any:
+    async def elsewhere(table_id: str) -> Any:
         raise Elsewhere(table_id, "node-2")
 
-    manager.get = elsewhere
+    manager.room = elsewhere  # type: ignore[method-assign]
     assert client.get(f"/api/tables/{table['table_id']}/sheet").json() == live
     assert client.get("/api/tables/nosuchtable/sheet").status_code == 404

@@ -19,7 +19,7 @@ the table manager (:mod:`~bummerl.server.manager`, with its part in a cluster
 of processes on one PostgreSQL: :mod:`~bummerl.server.cluster`), the analyses,
 the rate limits, and the routers of :mod:`bummerl.server.routes`.  Every rule is the
 engine's, and everything a client learns about cards goes through the live
-tables (:mod:`~bummerl.server.tables`, :mod:`~bummerl.server.table_games`).
+tables (:mod:`~bummerl.server.rooms`, one :class:`~bummerl.server.rooms.Room` per table).
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from bummerl.server import hints
 from bummerl.server.analyses import AnalysisRunner
 from bummerl.server.cluster import enabled as cluster_enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.limits import RateLimits
-from bummerl.server.manager import MessageTap, TableManager
+from bummerl.server.manager import TableManager
+from bummerl.server.rooms import MessageTap
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
 from bummerl.server.routes import rules as rules_routes
@@ -100,7 +100,6 @@ def create_app(
         try:
             yield
         finally:
-            await hints.service(manager).shutdown()  # before the bots' executor it runs in goes
             await manager.shutdown()
             await parts.analyses.shutdown()
             repo.dispose()
@@ -109,10 +108,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so the 413 carries the headers too
     install_log_redaction()
-    app.state.parts = parts
-    app.state.manager = manager
-    app.state.repo = repo
-    app.state.config = cfg
+    app.state.parts = parts  # the one handle on the app's parts (routes: parts(); tests: app_parts())
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, exc: StorageError) -> JSONResponse:

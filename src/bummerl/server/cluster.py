@@ -81,13 +81,14 @@ import socket
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import make_url
 
 from bummerl.server.bus import NotifyBus
 from bummerl.server.config import ServerConfig
-from bummerl.server.database import StorageUnavailable
+from bummerl.server.connections import Connection
+from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.leases import Leases
 from bummerl.server.links import TableLink
 from bummerl.server.messages import (
@@ -99,11 +100,8 @@ from bummerl.server.messages import (
     error_message,
     parse_client_message,
 )
-from bummerl.server.rooms import Connection, Room, disconnect_client, greet, handle_client_text, welcome_message
-from bummerl.server.storage import Lease, StorageError
-
-if TYPE_CHECKING:
-    from bummerl.server.manager import TableManager
+from bummerl.server.rooms import Room, disconnect_client, greet, handle_client_text, welcome_message
+from bummerl.server.storage import Lease, Repository, StorageError
 
 __all__ = ["Cluster", "Elsewhere", "Inbox", "RemoteConnection", "conninfo", "enabled"]
 
@@ -235,10 +233,36 @@ class RemoteConnection(Connection):
         self._cluster.send(self.node, "close", t=self.table_id, c=self.id, q=self.out, code=code, reason=reason)
 
 
+class Host(Protocol):
+    """What the cluster asks of the tables of its process (:class:`bummerl.server.manager.TableManager`)."""
+
+    repo: Repository
+    db: Database
+    #: The live tables of this process, by id.
+    tables: dict[str, Room]
+
+    @property
+    def loading(self) -> set[str]:
+        """The ids of the tables being loaded now."""
+        ...
+
+    async def room(self, table_id: str) -> Room:
+        """The live table, loaded (taken) if nobody holds it; :class:`Elsewhere` if another process does."""
+        ...
+
+    async def seat_joined(self, room: Room, seat: int, name: str) -> None:
+        """An invited friend took ``seat`` of ``room`` (stored already)."""
+        ...
+
+    async def answer(self, fn: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Another process's question about the tables held here."""
+        ...
+
+
 class Cluster:
     """This process's part in a cluster: its node id, its leases, its bus, and the clients it relays."""
 
-    def __init__(self, manager: TableManager, config: ServerConfig) -> None:
+    def __init__(self, manager: Host, config: ServerConfig) -> None:
         self.manager = manager
         self.config = config
         self.node = secrets.token_hex(8)

@@ -62,16 +62,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import dataclasses
 import functools
 import hashlib
 import json
 import logging
 import time
-import weakref
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bummerl.actions import Action, ActionKind
 from bummerl.analysis import THRESHOLD, DecisionPoint, bid_values
@@ -80,25 +78,28 @@ from bummerl.bots.search import Budget, SearchBot, solvable
 from bummerl.bots.table_bots import TableHeuristicBot
 from bummerl.bots.table_search import TableSearchBot
 from bummerl.game import Game
+from bummerl.server.connections import Connection
 from bummerl.server.errors import RequestError
-from bummerl.server.messages import error_message
+from bummerl.server.messages import HintMessage, HintsVoteMessage, ReviewMessage, error_message
+from bummerl.server.tasks import TaskSet
 from bummerl.variants.bauernschnapsen import Phase
 from bummerl.view import PlayerView, TableView
 from bummerl.view_json import view_from_json, view_to_json
 
 if TYPE_CHECKING:
-    from bummerl.server.manager import TableManager
-    from bummerl.server.rooms import Connection, Room
+    import concurrent.futures
+
+    from bummerl.server.storage import SeatData, TableData
 
 __all__ = [
     "HintService",
     "HintSettings",
+    "HintTable",
+    "RoomHints",
     "advise",
     "declare_check",
-    "handle",
     "judge",
     "review",
-    "service",
     "state_fields",
     "view_seed",
 ]
@@ -289,7 +290,7 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
 
 
 @dataclasses.dataclass
-class _RoomHints:
+class RoomHints:
     """What one live table keeps for hints: the votes, and per seat its requests of the last minute."""
 
     votes: set[int] = dataclasses.field(default_factory=set)
@@ -309,34 +310,64 @@ class _RoomHints:
 _KEPT_ADVICE = 8
 
 
-_ROOMS: weakref.WeakKeyDictionary[Room, _RoomHints] = weakref.WeakKeyDictionary()
+class HintTable(Protocol):
+    """What the hints read of a live table (a :class:`bummerl.server.rooms.Room`): its seats, the game on it
+    (read only to build the asking seat's view), its lock and its messages, and :attr:`hints`, its state here."""
+
+    id: str
+    data: TableData
+    seats: list[SeatData]
+    lock: asyncio.Lock
+    hints: RoomHints
+
+    @property
+    def dealt(self) -> bool: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    def game_seat(self, seat: int | None) -> int | None: ...
+
+    def seat_name(self, seat: int) -> str: ...
+
+    def send(self, conn: Connection, message: dict[str, Any]) -> None: ...
+
+    def touch(self) -> None: ...
+
+    def broadcast(self) -> None: ...
 
 
-def _of(room: Room) -> _RoomHints:
-    found = _ROOMS.get(room)
-    if found is None:
-        found = _ROOMS[room] = _RoomHints()
-    return found
+def _of(room: HintTable) -> RoomHints:
+    return room.hints
 
 
-def _humans(room: Room) -> list[int]:
+def _humans(room: HintTable) -> list[int]:
     """The seats people play (an invited friend's too, before the friend came)."""
     return [s.seat for s in room.seats if s.kind != "bot"]
 
 
-def _needed(room: Room) -> list[int]:
+def _needed(room: HintTable) -> list[int]:
     """The seats that must agree: none at a table of bots, every human seat where several people play."""
     humans = _humans(room)
     return humans if len(humans) > 1 else []
 
 
-def allowed(room: Room) -> bool:
+def allowed(room: HintTable) -> bool:
     """Whether hints and reviews are on at ``room``: not a tournament's table, and every seat that must agree
     has agreed."""
     return not room.data.tournament and set(_needed(room)) <= _of(room).votes
 
 
-def state_fields(room: Room, conn: Connection) -> dict[str, Any]:
+def state_fields(room: HintTable, conn: Connection) -> dict[str, Any]:
     """The fields of ``conn``'s ``state`` message that this module adds: ``hints`` and ``declare_check``."""
     dealt = room.dealt
     hints = {
@@ -359,15 +390,18 @@ def _refusal(about: str, code: str, message: str) -> dict[str, Any]:
 class HintService:
     """The hints and reviews of one app's tables: the bounds, and the tasks that compute them."""
 
-    def __init__(self, manager: TableManager, settings: HintSettings | None = None) -> None:
-        self.manager = manager
+    def __init__(
+        self, executor: Callable[[], concurrent.futures.Executor], settings: HintSettings | None = None
+    ) -> None:
+        #: The executor the searches run in: the bots' (worker processes), so the event loop never searches.
+        self.executor = executor
         self.settings = settings or HintSettings()
         self._gate: asyncio.Semaphore | None = None
         self.waiting = 0
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = TaskSet()
 
     # ----------------------------------------------------------------- messages
-    async def vote(self, room: Room, conn: Connection, allow: bool) -> None:
+    async def vote(self, room: HintTable, conn: Connection, allow: bool) -> None:
         """``conn``'s seat votes for or against hints; everyone sees the agreement in the next ``state``."""
         if conn.seat is None:
             room.send(conn, _refusal("hints", "spectator", "a spectator has no vote on hints"))
@@ -381,7 +415,7 @@ class HintService:
             room.touch()
             room.broadcast()
 
-    def ask(self, room: Room, conn: Connection, ply: int | None = None, game_id: int | None = None) -> None:
+    def ask(self, room: HintTable, conn: Connection, ply: int | None = None, game_id: int | None = None) -> None:
         """A hint (``ply`` ``None``) or the review of the decision at ``ply`` of game ``game_id``; answered later.
 
         Refusals are sent at once; the computation runs as a task of its own.
@@ -392,12 +426,10 @@ class HintService:
         except _Refused as exc:
             room.send(conn, _refusal(about, exc.code, exc.message))
             return
-        task = asyncio.get_running_loop().create_task(self._run(room, conn, job))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.spawn(self._run(room, conn, job))
 
     # ----------------------------------------------------------------- checks
-    def _job(self, room: Room, conn: Connection, about: str, ply: int | None, game_id: int | None) -> _Job:
+    def _job(self, room: HintTable, conn: Connection, about: str, ply: int | None, game_id: int | None) -> _Job:
         if conn.seat is None:
             raise _Refused("spectator", "a spectator gets no hints; send hello with a seat token")
         seat = room.game_seat(conn.seat)
@@ -438,13 +470,13 @@ class HintService:
         at = room.ply if ply is None else ply
         return _Job(seat, room.game_id, at, view, chosen, state.advice.get((room.game_id, at, seat)))
 
-    def _why_off(self, room: Room) -> str:
+    def _why_off(self, room: HintTable) -> str:
         missing = [s for s in _needed(room) if s not in _of(room).votes]
         names = ", ".join(f"seat {s + 1} ({room.seat_name(s) or 'invited'})" for s in missing)
         return f"hints are off at this table until every player agrees: {names} has not agreed"
 
     @staticmethod
-    def _decision(room: Room, seat: int, ply: int, game_id: int | None) -> tuple[dict[str, Any], str]:
+    def _decision(room: HintTable, seat: int, ply: int, game_id: int | None) -> tuple[dict[str, Any], str]:
         """The view ``seat`` had at ``ply`` of the game on the table, and what it chose there."""
         if game_id is not None and game_id != room.game_id:
             raise _Refused("stale", f"game {game_id} is no longer on the table")
@@ -460,7 +492,7 @@ class HintService:
         return view_to_json(then.view(seat)), game.actions[ply].token
 
     # ----------------------------------------------------------------- computing
-    async def _run(self, room: Room, conn: Connection, job: _Job) -> None:
+    async def _run(self, room: HintTable, conn: Connection, job: _Job) -> None:
         about = "hint" if job.chosen is None else "review"
         try:
             answer = await self._compute(job)
@@ -494,17 +526,24 @@ class HintService:
         else:
             work = functools.partial(review, job.view, job.chosen, self.settings)
         # The bots' executor (worker processes): the event loop never searches.
-        future = loop.run_in_executor(self.manager.bots.executor, work)
+        future = loop.run_in_executor(self.executor(), work)
         future.add_done_callback(lambda _: gate.release())  # held until the worker is really free
         answer: dict[str, Any] = await asyncio.wait_for(asyncio.shield(future), timeout=self.settings.timeout)
         return answer
 
+    async def handle(
+        self, room: HintTable, conn: Connection, message: HintMessage | ReviewMessage | HintsVoteMessage
+    ) -> None:
+        """Answer a seat's ``hint``, ``review`` or ``hints`` message (:mod:`bummerl.server.messages`)."""
+        if isinstance(message, HintsVoteMessage):
+            await self.vote(room, conn, message.allow)
+        elif isinstance(message, ReviewMessage):
+            self.ask(room, conn, message.ply, message.game_id)
+        else:
+            self.ask(room, conn)
+
     async def shutdown(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._tasks.cancel_all()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -520,27 +559,3 @@ class _Job:
 
 class _Refused(RequestError):
     """A hint or review refused (sent with ``about`` naming the request)."""
-
-
-_SERVICES: weakref.WeakKeyDictionary[TableManager, HintService] = weakref.WeakKeyDictionary()
-
-
-def service(manager: TableManager) -> HintService:
-    """The hint service of ``manager``'s app (made at the first use)."""
-    found = _SERVICES.get(manager)
-    if found is None:
-        found = _SERVICES[manager] = HintService(manager)
-    return found
-
-
-async def handle(room: Room, conn: Connection, message: Any) -> None:
-    """Answer a seat's ``hint``, ``review`` or ``hints`` message (:mod:`bummerl.server.messages`)."""
-    from bummerl.server.messages import HintMessage, HintsVoteMessage, ReviewMessage
-
-    hints = service(room.manager)
-    if isinstance(message, HintsVoteMessage):
-        await hints.vote(room, conn, message.allow)
-    elif isinstance(message, ReviewMessage):
-        hints.ask(room, conn, message.ply, message.game_id)
-    elif isinstance(message, HintMessage):
-        hints.ask(room, conn)

@@ -14,21 +14,28 @@ The link never decides anything about the game; it only knows where the table is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from bummerl.server.rooms import Connection, Room, disconnect_client, handle_client_text
+from bummerl.server.connections import Connection
+from bummerl.server.rooms import Room, disconnect_client, handle_client_text
 
-if TYPE_CHECKING:
-    from bummerl.server.manager import TableManager
+__all__ = ["Relay", "TableLink"]
 
-__all__ = ["TableLink"]
+
+class Relay(Protocol):
+    """What carries a link's messages to the process that holds its table (:class:`bummerl.server.cluster.Cluster`)."""
+
+    async def relay(self, link: TableLink, text: str) -> None: ...
+
+    def unlink(self, link: TableLink) -> None: ...
 
 
 class TableLink:
     """A client's connection (:attr:`conn`) to table ``table_id``: live here (:attr:`room`) or at :attr:`owner`."""
 
-    def __init__(self, manager: TableManager, table_id: str) -> None:
-        self.manager = manager
+    def __init__(self, table_id: str, relay: Relay | None = None) -> None:
+        #: The cluster's relay (``None``: one process, every table is live here).
+        self.relay = relay
         self.table_id = table_id
         self.conn = Connection()
         #: The live table when this process holds it.
@@ -58,15 +65,13 @@ class TableLink:
             await handle_client_text(room, self.conn, text)
             self.welcomed = self.welcomed or self.conn.hello
             return
-        cluster = self.manager.cluster
-        assert cluster is not None, "only a cluster has tables held elsewhere"
-        await cluster.relay(self, text)
+        assert self.relay is not None, "only a cluster has tables held elsewhere"
+        await self.relay.relay(self, text)
 
     async def close(self) -> None:
         """The socket closed: the table forgets the client, and the players hear it if it held a seat."""
         room = self.room
-        cluster = self.manager.cluster
-        if cluster is not None:
-            cluster.unlink(self)
+        if self.relay is not None:
+            self.relay.unlink(self)
         if room is not None:
             await disconnect_client(room, self.conn)

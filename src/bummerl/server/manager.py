@@ -1,8 +1,9 @@
 """All live tables of one app: create, join, load on demand, leave memory when idle, play the bots.
 
-One :class:`TableManager` serves both kinds of table (two-player
-:class:`~bummerl.server.tables.LiveTable`, three- and four-player
-:class:`~bummerl.server.table_games.LiveTableGame`).  It keeps in memory only
+One :class:`TableManager` serves every variant: each table is one
+:class:`~bummerl.server.rooms.Room`, composed with its family
+(:mod:`bummerl.server.families`) and handed the app's services
+(:class:`~bummerl.server.rooms.RoomServices`).  It keeps in memory only
 the tables in use: a table is loaded from the database when a client asks for
 it (rebuilt by replaying its stored deals and actions through the engine), and
 it leaves memory after ``table_idle_seconds`` without a client, a bot move or
@@ -13,8 +14,8 @@ Bots think through the :class:`~bummerl.server.scheduler.BotScheduler` (never
 on the event loop, fairly between tables).  A write the database refuses is
 never lost: a bot's action is retried with backoff while the table reports
 ``storage: "retrying"`` to its clients, and a finished game's result is
-retried in the background (and stored on the table's next load if the server
-stops first).
+retried in the background (:class:`~bummerl.server.results.ResultStore`; stored
+on the table's next load if the server stops first).
 
 In cluster mode (several processes on one PostgreSQL, :mod:`bummerl.server.cluster`)
 the manager holds only the tables its process has taken: a table another
@@ -33,41 +34,35 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from bummerl.errors import BummerlError, UnknownVariantError
+from bummerl.errors import BummerlError
 from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.errors import RequestError
+from bummerl.server.families import family_of
+from bummerl.server.hints import HintService
 from bummerl.server.leases import UnknownTableId
 from bummerl.server.links import TableLink
-from bummerl.server.rooms import FRIEND, FinishedGame, Room, TableError
+from bummerl.server.results import ResultStore
+from bummerl.server.rooms import FRIEND, Family, MessageTap, Room, RoomServices
 from bummerl.server.scheduler import BotScheduler
-from bummerl.server.schnorps_tables import LiveSchnorpsRound3, LiveSchnorpsRound4
 from bummerl.server.storage import (
-    MATCH_OUTCOME,
-    GameData,
     Lease,
     Repository,
     SeatData,
     StorageError,
+    TableData,
     UnknownCodeError,
     hash_token,
 )
-from bummerl.server.table_games import LiveTableGame
-from bummerl.server.tables import LiveTable
 from bummerl.server.tournament_store import TournamentStore
-from bummerl.variants import Variant, find_variant
+from bummerl.variants import Variant
 
-__all__ = ["ROOM_KINDS", "CapacityError", "Joined", "MessageTap", "TableManager", "UnknownTable", "room_kind"]
+__all__ = ["CapacityError", "Joined", "TableManager", "UnknownTable"]
 
 log = logging.getLogger("bummerl.server")
-
-#: ``tap(room, seat, message)`` sees every message sent to a client (``seat`` ``None``: a spectator) at the
-#: moment it is built; tests scan them for secrets.
-MessageTap = Callable[[Room, int | None, dict[str, Any]], None]
 
 #: What a table id looks like (``secrets.token_urlsafe(9)``: 12 characters); anything else is unknown at once.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -77,45 +72,10 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: than the last one it showed), and stays below 2**53 (JavaScript's exact integers) for 9 million takes.
 SEQ_BLOCK = 10**9
 
-#: The kinds of table, one per family of variants; the lobby lists their variants in this order.  The Schnorps
-#: tables of three and four participants list no variant of their own (the two-player tables list Schnorps with
-#: its ``participants``): :func:`room_kind` finds them by the number of seats.
-ROOM_KINDS: tuple[type[Room], ...] = (LiveTable, LiveTableGame, LiveSchnorpsRound3, LiveSchnorpsRound4)
-
-
-def room_kind(
-    variant: str, options: dict[str, Any] | None = None, seats: int | None = None
-) -> tuple[type[Room], Variant]:
-    """The kind of table that plays the variant called ``variant`` (any alias), and the variant with ``options``;
-    with ``seats``, the kind of that many seats where the variant is played at more than one (Schnorps: 2, 3, 4).
-
-    >>> kind, v = room_kind("dreier", {"bettler": False})
-    >>> kind.kind, v.name, v.options()
-    ('table_game', 'dreierschnapsen', {'bettler': False})
-    >>> room_kind("schnorps")[0].kind, room_kind("schnorps", seats=4)[0].kind
-    ('two_player', 'schnorps_round')
-
-    :class:`~bummerl.errors.UnknownVariantError` naming every variant for an unknown
-    name, and for an option the variant does not have.
-    """
-    found = find_variant(variant, **(options or {}))
-    kinds = [kind for kind in ROOM_KINDS if kind.plays(found)]
-    if not kinds:
-        raise UnknownVariantError(f"this server has no table for {found.title}")
-    if seats is not None and len(kinds) > 1:
-        for kind in kinds:
-            if kind.seat_count(found) == seats:
-                return kind, found
-        counts = " or ".join(str(k.seat_count(found)) for k in kinds)
-        raise BummerlError(
-            f"{found.title} is played at {counts} seats: seats names the others after yours, not {seats - 1}"
-        )
-    return kinds[0], found
-
 
 def _others(
-    kind: type[Room],
-    variant: Any,
+    family: Family,
+    variant: Variant,
     seats: list[str] | None,
     opponent: str | None,
     bots: str | None,
@@ -126,7 +86,7 @@ def _others(
     given = [name for name, value in (("seats", seats), ("opponent", opponent), ("bots", bots)) if value is not None]
     if len(given) > 1:
         raise BummerlError(f"name the other seats once: one of seats, opponent and bots, not {' and '.join(given)}")
-    count = kind.seat_count(variant) - 1
+    count = family.seat_count(variant, None if seats is None else len(seats) + 1) - 1
     if seats is not None:
         if len(seats) != count:
             raise BummerlError(
@@ -140,7 +100,7 @@ def _others(
                 "name them with seats, or one bot for all with bots"
             )
         return [opponent]
-    return [bots or kind.default_bot(config)] * count
+    return [bots or family.default_bot(config)] * count
 
 
 class UnknownTable(StorageError):
@@ -166,19 +126,30 @@ class CapacityError(RequestError):
 
 
 class TableManager:
-    """The live tables of one app, with the repository, the database threads and the bot scheduler."""
+    """The live tables of one app, with the services it hands each of them (:class:`RoomServices`)."""
 
     def __init__(self, repo: Repository, config: ServerConfig, tap: MessageTap | None = None) -> None:
         self.repo = repo
         self.config = config
-        self.tap = tap
         self.db = Database(repo, config.db_threads)
         self.bots = BotScheduler(config)
+        #: The hints and reviews of every table (they search in the bots' executor).
+        self.hints = HintService(lambda: self.bots.executor)
+        #: The results of finished games, written in the background.
+        self.results = ResultStore(repo, self.db, config)
+        #: What every room is handed.
+        self.services = RoomServices(
+            config=config,
+            repo=repo,
+            db=self.db,
+            bots=self.bots,
+            hints=self.hints,
+            results=self.results,
+            tap=tap,
+            lost=self._lost,
+        )
         self.tables: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
-        self._background: set[asyncio.Task[None]] = set()
-        #: Results of finished games not stored yet (retried in the background).
-        self._results: dict[int, FinishedGame] = {}
         self._sweeper: asyncio.Task[None] | None = None
         #: This process's part in a cluster of processes on one PostgreSQL, or ``None`` (one process).
         self.cluster = Cluster(self, config) if enabled(config, repo.url) else None
@@ -215,8 +186,8 @@ class TableManager:
         that does not fit the variant, a ``target`` where the variant has none,
         or a seed where a friend plays; :class:`CapacityError` when a cap is reached.
         """
-        kind, v = room_kind(variant, options, None if seats is None else len(seats) + 1)
-        others = _others(kind, v, seats, opponent, bots, self.config)
+        family, v = family_of(variant, options, None if seats is None else len(seats) + 1)
+        others = _others(family, v, seats, opponent, bots, self.config)
         if seed is not None and FRIEND in others:
             raise BummerlError(_NO_SEED)
         seat_data = [SeatData(0, "human", None, name, True, None)]
@@ -226,8 +197,8 @@ class TableManager:
                 codes[i] = secrets.token_urlsafe(9)
                 seat_data.append(SeatData(i, FRIEND, None, None, False, codes[i]))
             else:
-                seat_data.append(SeatData(i, "bot", kind.check_bot(who, v), None, False, None))
-        target = kind.match_target(v, target)
+                seat_data.append(SeatData(i, "bot", family.check_bot(who, v), None, False, None))
+        target = family.match_target(v, target)
         self._make_room_for(creator)
         token = secrets.token_urlsafe(32)
         practice = seed is not None
@@ -243,7 +214,7 @@ class TableManager:
             deal_key=None if practice else secrets.token_bytes(32).hex(),
             practice=practice,
         )
-        room = kind(self, data)
+        room = Room(data, family, self.services)
         if self.cluster is not None:
             self._hold(room, await self.cluster.take(room.id))
         await self._open(room, creator)
@@ -272,7 +243,7 @@ class TableManager:
         await room.deal(room.next_deal())
         room.creator = creator
         self.tables[room.id] = room
-        self.schedule_bot(room)
+        room.schedule_bot()
 
     async def join(self, code: str, name: str) -> Joined:
         """The seat that ``code`` invites, for ``name``, with the seat's new token.
@@ -293,8 +264,8 @@ class TableManager:
             self.cluster.send(exc.node, "joined", t=table_id, s=seat, name=name)
             variant = await self.db.run(self.repo.variant_of, table_id)
             seated = len(await self.db.run(self.repo.seats, table_id))  # Schnorps' kind of table by its seats
-            kind, _ = room_kind(variant or "", seats=seated or None)
-            return Joined(table_id, kind.kind, seat, token)
+            family, _ = family_of(variant or "", seats=seated or None)
+            return Joined(table_id, family.kind, seat, token)
         await self.seat_joined(room, seat, name)
         return Joined(room.id, room.kind, seat, token)
 
@@ -305,7 +276,7 @@ class TableManager:
             room.events.append({"type": "joined", "seat": seat, "name": name})
             room.touch()
             room.broadcast()
-        self.schedule_bot(room)
+        room.schedule_bot()
 
     # ----------------------------------------------------------------- load
     async def room(self, table_id: str) -> Room:
@@ -354,7 +325,7 @@ class TableManager:
         self.tables[table_id] = room
         if self.cluster is not None:
             self.cluster.adopt(room)
-        self.schedule_bot(room)
+        room.schedule_bot()
         return room
 
     @staticmethod
@@ -370,20 +341,20 @@ class TableManager:
         except StorageError:
             raise UnknownTable(f"no table {table_id!r}") from None
         try:
-            kind, _ = room_kind(data.variant, seats=len(data.seats))
-            if data.deal_key is None and not data.practice and kind.takes_new_deal_key:
+            family, _ = family_of(data.variant, seats=len(data.seats))
+            if data.deal_key is None and not data.practice and family.takes_new_deal_key:
                 # A table of an older server, dealt from a seed that its records published: its next
                 # deals come from a new secret key.
                 data.deal_key = secrets.token_bytes(32).hex()
                 await self.db.run(self.repo.set_deal_key, table_id, data.deal_key)
             data.tournament = await self.db.run(self.tournament_tables.holds_table, table_id)
-            room = kind(self, data)
+            room = Room(data, family, self.services)
             repairs = room.replay_stored()
         except (BummerlError, ValueError) as exc:
             log.error("cannot load table %s: %s", table_id, exc)
             raise StorageError(f"table {table_id} cannot be loaded: {exc}") from None
         for finished in repairs:
-            self.store_result(finished)
+            self.results.store(finished)
         return room
 
     def evict_idle(self, idle_seconds: float | None = None) -> list[str]:
@@ -428,106 +399,10 @@ class TableManager:
         await self.bots.warm_up()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
-    # ----------------------------------------------------------------- bots
-    def schedule_bot(self, room: Room) -> None:
-        """Start the table's bot if it is a bot's turn and it is not thinking already."""
-        if room.bot_turn() is None:
-            return
-        if room.bot_task is not None and not room.bot_task.done():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        room.bot_task = loop.create_task(self._bot_loop(room))
-
-    async def _bot_loop(self, room: Room) -> None:
-        # One task per table plays every bot move in a row; a check of bot_turn() and the task's end
-        # happen without an await between them, so schedule_bot() can never miss a turn.
-        while (turn := room.bot_turn()) is not None:
-            if self.config.bot_delay:
-                await asyncio.sleep(self.config.bot_delay)
-            try:
-                token = await self.bots.decide(turn.request)
-            except Exception as exc:  # nothing a bot does may stop the table: it plays its first legal action
-                log.error("table %s: the bot's decision failed: %s: %s", room.id, type(exc).__name__, exc)
-                token = ""
-            wait = self.config.storage_retry_first
-            while True:
-                async with room.lock:
-                    now = room.bot_turn()
-                    if now is None or now.position != turn.position:
-                        break  # the table moved on meanwhile (a restart of the game, a reload)
-                    try:
-                        action = room.check_action(turn.seat, token)
-                    except TableError as exc:
-                        log.error(
-                            "bot %s at table %s: %s; playing the first legal action",
-                            turn.request.bot,
-                            room.id,
-                            exc.message,
-                        )
-                        action = room.first_legal()
-                    try:
-                        await room.apply(turn.seat, action)
-                    except StorageError as exc:
-                        log.error("table %s: the bot's action was not stored (retry in %.1f s): %s", room.id, wait, exc)
-                        if room.storage != "retrying":
-                            room.storage = "retrying"
-                            room.broadcast()
-                    else:
-                        break
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, self.config.storage_retry_max)
-
-    def store_result(self, finished: FinishedGame) -> None:
-        """Store a finished game's result in the background, retrying with backoff until the database takes it.
-
-        Every action of the game is stored already, so nothing is lost if the
-        server stops first: a stopping server tries once more, and the next load
-        of the table finishes the game again from its actions.
-        """
-        self._results[finished.game_id] = finished
-        task = asyncio.get_running_loop().create_task(self._store_result(finished))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    def pending_results(self) -> dict[int, FinishedGame]:
-        """The results :meth:`store_result` has not written yet, by game id (this process's only).
-
-        Take them *before* reading games from the database and give them to
-        :meth:`as_finished`: a write that lands between the two is then seen in
-        one or the other (taken after the read, it could be in neither).
-        """
-        return dict(self._results)
-
-    @staticmethod
-    def as_finished(game: GameData, pending: Mapping[int, FinishedGame]) -> GameData:
-        """``game`` as the database will have it once its pending result (in ``pending``) is written.
-
-        ``game_over`` reaches the players before the background write of
-        :meth:`store_result` lands (or while the database refuses it), so a client
-        that asks for the game, its record, replay or analysis at once must not be
-        told that it still runs.  In cluster mode another process's pending result
-        is not known here; its answer waits for that write.
-        """
-        finished = pending.get(game.id)
-        if game.finished or finished is None:
-            return game
-        result = {k: v for k, v in finished.result.items() if k != MATCH_OUTCOME}
-        return dataclasses.replace(game, finished=True, result=result, record=finished.record)
-
-    async def _store_result(self, finished: FinishedGame) -> None:
-        wait = self.config.storage_retry_first
-        while True:
-            try:
-                await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
-                del self._results[finished.game_id]
-                return
-            except StorageError as exc:
-                log.error("the result of game %s was not stored (retry in %.1f s): %s", finished.game_id, wait, exc)
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, self.config.storage_retry_max)
+    def detached(self, data: TableData) -> Room:
+        """A room of the stored table ``data`` that is not live (a tournament deals or replays it aside)."""
+        family, _ = family_of(data.variant, seats=len(data.seats))
+        return Room(data, family, self.services)
 
     # -------------------------------------------------------------- clients
     async def connect(self, table_id: str) -> TableLink:
@@ -536,17 +411,17 @@ class TableManager:
         The table is loaded (taken, in cluster mode) if nobody holds it; in cluster
         mode another process may hold it, and the link leads there.
         """
-        link = TableLink(self, table_id)
+        link = TableLink(table_id, self.cluster)
         if self.cluster is None:
             link.room = await self.room(table_id)
         else:
             await self.cluster.link(link)
         return link
 
-    def table_lost(self, room: Room) -> None:
-        """A write of ``room`` was refused because another process took the table (cluster mode)."""
-        if self.cluster is not None and self.tables.get(room.id) is room:
-            self.cluster.lost(room.id)
+    def _lost(self, table_id: str) -> None:
+        """A write of a table was refused because another process took it (cluster mode)."""
+        if self.cluster is not None and table_id in self.tables:
+            self.cluster.lost(table_id)
 
     # ------------------------------------------------------------ the HTTP reads of a live table
     async def summary(self, table_id: str) -> dict[str, Any]:
@@ -606,8 +481,8 @@ class TableManager:
 
     # ------------------------------------------------------------- shutdown
     async def shutdown(self) -> None:
+        await self.hints.shutdown()  # before the bots' executor it runs in goes
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
-        tasks += list(self._background)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         for task in tasks:
@@ -615,12 +490,7 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for finished in list(self._results.values()):
-            # One last try for results still waiting (else the table's next load stores them).
-            try:
-                await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
-            except StorageError as exc:
-                log.error("the result of game %s was not stored before the stop: %s", finished.game_id, exc)
+        await self.results.shutdown()
         for table in self.tables.values():
             for conn in list(table.connections):
                 if not isinstance(conn, RemoteConnection):  # another process's client stays with it

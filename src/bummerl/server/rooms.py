@@ -1,58 +1,66 @@
-"""A live table in memory, of any variant, and the steps every change of it takes.
+"""A live table in memory, of any variant: one :class:`Room`, the parts it is composed with, and every change's steps.
 
-:class:`Room` is what a two-player table (:mod:`bummerl.server.tables`) and a
-three- or four-player table (:mod:`bummerl.server.table_games`) have in
-common: the seats (who sits where, invited friends, bots), the connected
-clients (seats and spectators), the lock, the events not yet sent, the
-summaries, and the order of every change, under the lock:
+A :class:`Room` is one table of any of the six variants: its seats (who sits
+where, invited friends, bots), its connected clients (seats and spectators),
+its lock, its log of events, its summaries, and the matches played at it, each a
+:class:`bummerl.series.Series` (a Bummerl, a Schnorps round of three or four,
+a table game's match to 24).  Every change goes the same way, under the lock:
 
 1. check the request (:meth:`Room.check_action`: whose turn, is it legal);
 2. **store it** (an action row, a new deal) through the database threads;
 3. change the engine's state (:meth:`Room.play`, :meth:`Deal.install`);
 4. send every client its own ``state`` message (:meth:`Room.broadcast`).
 
-A refused request, or one the database refused, changes nothing.  The game
-on the table is a :class:`bummerl.game.Game` of any variant, and the room
-talks to it through that one interface: it parses and checks action tokens,
-applies them, records their events and asks what a bot sees the same way for
-every variant.  The subclasses supply what differs between the families: the
-match around the game (its scoring, the next deal, the records), the views as
-the clients get them; and, at class level, what their family of variants
-needs before a table exists (the variants, seats, bots, match length).
-Nothing outside the room classes asks which kind a table is: it calls these
-methods.
+A refused request, or one the database refused, changes nothing.  The room
+talks to the game through :class:`bummerl.game.Game` and to the match through
+:class:`~bummerl.series.Series`, the same way for every variant: a game's seats
+are the series' seats that :meth:`~bummerl.series.Series.players_of` names (at a
+Schnorps round two participants play each game, the others wait).  What the
+families tell apart (the ``match`` and ``game_over`` fields, the view's JSON,
+the record's tags, how a table's later matches are seeded) is a
+:class:`Family` the room is composed with (:mod:`bummerl.server.families`).
 
-What a client learns about the cards comes only from the subclasses'
-``view_json`` (one seat's view, or a spectator's copy without any hand), from
-the events, and, once a game is over, from its record.  The events are the
-engine's own (:meth:`bummerl.game.Game.apply` returns them; nothing here
-compares a game before and after an action), kept in one log that every
-connection of the room reads: so they are kept in the form a spectator may
-see (:func:`public_events`), which names no card drawn from the talon, laid
-away or taken up face down.
+**Services are handed in** (:class:`RoomServices`): the database threads, the
+repository, the bot scheduler, the hints, the results still to store, the
+message tap.  A room never reaches back into the table manager that holds it.
+
+What a client learns about the cards comes only from the family's view JSON
+(one seat's view, or a spectator's copy without any hand), from the events,
+and, once a game is over, from its record.  The events are the engine's own
+(:meth:`bummerl.game.Game.apply` returns them), kept in one log that every
+connection reads: so they are kept in the form a spectator may see
+(:func:`public_events`), which names no card drawn from the talon, laid away or
+taken up face down.
+
+This module never imports the table manager, the cluster relay or the routes.
 """
 
 from __future__ import annotations
 
 import abc
 import asyncio
+import copy
 import dataclasses
-import json
-import secrets
+import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from bummerl.actions import Action
 from bummerl.bots import bot_info, bot_names, bot_titles
-from bummerl.cards import Suit, marriage_value
+from bummerl.cards import Suit, marriage_value, parse_cards
 from bummerl.errors import BummerlError, IllegalActionError
 from bummerl.events import Event, GameEnd, events_json
-from bummerl.rng import key_commitment
-from bummerl.server import hints
+from bummerl.game import Game
+from bummerl.record import GameRecord
+from bummerl.rng import derive_seed, key_commitment
+from bummerl.series import Series
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
+from bummerl.server.connections import Connection
+from bummerl.server.database import Database
 from bummerl.server.errors import RequestError
+from bummerl.server.hints import HintService, RoomHints, state_fields
 from bummerl.server.messages import (
     ActionMessage,
     ClientError,
@@ -65,24 +73,32 @@ from bummerl.server.messages import (
     error_message,
     parse_client_message,
 )
-from bummerl.server.scheduler import BotRequest
-from bummerl.server.storage import MATCH_OUTCOME, Lease, NotOwnerError, SeatData, StorageError, TableData
-from bummerl.variants import VARIANTS, Variant
+from bummerl.server.results import FinishedGame, ResultStore
+from bummerl.server.scheduler import BotRequest, BotScheduler
+from bummerl.server.sheet import sheet_json
+from bummerl.server.storage import (
+    MATCH_OUTCOME,
+    Lease,
+    NotOwnerError,
+    Repository,
+    SeatData,
+    StorageError,
+    TableData,
+)
+from bummerl.variants import VARIANTS, Variant, find_variant
+from bummerl.view import PlayerView, View, with_match
 from bummerl.view_json import view_to_json
-
-if TYPE_CHECKING:
-    from bummerl.game import Game
-    from bummerl.server.manager import TableManager
 
 __all__ = [
     "BOT_SEED",
+    "FRIEND",
     "LISTED_AFTER_GAME",
-    "MAX_QUEUED",
-    "Closing",
-    "Connection",
     "Deal",
-    "FinishedGame",
+    "Family",
+    "GameInfo",
+    "MessageTap",
     "Room",
+    "RoomServices",
     "TableError",
     "disconnect_client",
     "greet",
@@ -94,11 +110,8 @@ __all__ = [
     "welcome_message",
 ]
 
-#: Messages waiting for a client before it is disconnected as unresponsive.
-MAX_QUEUED = 500
-#: Messages a client may send in a burst, and per second after it (docs/security.md).
-MESSAGE_BURST = 30
-MESSAGE_RATE = 10.0
+log = logging.getLogger("bummerl.server")
+
 #: The kind of a seat kept for an invited friend, and what a request names such a seat.
 FRIEND = "friend"
 #: Path element of :func:`~bummerl.rng.derive_seed` for a bot's decisions ("BOT" in ASCII).
@@ -170,70 +183,27 @@ class TableError(RequestError):
     """A request that the table refuses: ``code`` is an error code of docs/web.md, ``rule`` the rule it breaks."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Closing:
-    """Queued for a connection: close its socket with ``code`` and ``reason``."""
-
-    code: int = 1000
-    reason: str = ""
-
-
-class Connection:
-    """One client of a table: a seat or a spectator (``seat`` ``None``).
-
-    Messages wait in a queue that the WebSocket's sender drains, so a slow
-    client never holds up the table.  What the client sends is metered by a
-    token bucket (:meth:`allow`): a burst of :data:`MESSAGE_BURST`, then
-    :data:`MESSAGE_RATE` a second, far above what a human's clicks need.
-    """
-
-    def __init__(self) -> None:
-        #: The connection's address between the processes of a cluster (:mod:`bummerl.server.cluster`).
-        self.id = secrets.token_hex(8)
-        self.seat: int | None = None
-        self.hello = False
-        #: How many of the room's events this client has been sent.
-        self.cursor = 0
-        #: :meth:`Room.sheet_version` of the last Bummerl sheet this client was sent (``None``: none yet).
-        self.sheet_version: Any = None
-        self.queue: asyncio.Queue[str | Closing] = asyncio.Queue()
-        #: Messages refused for the rate (the socket closes after too many).
-        self.refused = 0
-        self._tokens = float(MESSAGE_BURST)
-        self._filled = time.monotonic()
-
-    @property
-    def role(self) -> str:
-        return "spectator" if self.seat is None else "player"
-
-    def allow(self) -> bool:
-        """Whether the client may send one more message now (and count it)."""
-        now = time.monotonic()
-        self._tokens = min(MESSAGE_BURST, self._tokens + (now - self._filled) * MESSAGE_RATE)
-        self._filled = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.queue.qsize() >= MAX_QUEUED:
-            # A client that reads nothing must not make the server hoard its messages: drop it.
-            self.close(1008, "too many unread messages")
-            return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        self.queue.put_nowait(Closing(code, reason))
+#: ``tap(room, seat, message)`` sees every message sent to a client (``seat`` ``None``: a spectator) at the
+#: moment it is built; tests scan them for secrets.
+MessageTap = Callable[["Room", int | None, dict[str, Any]], None]
 
 
 @dataclasses.dataclass(frozen=True)
-class FinishedGame:
-    """A game that just ended: what the database must keep of it (stored in the background)."""
+class RoomServices:
+    """What a room is handed by whoever holds it: the services it uses, never the holder itself."""
 
-    game_id: int
-    result: dict[str, Any]
-    record: str
+    config: ServerConfig
+    repo: Repository
+    #: The database threads (no database call runs on the event loop).
+    db: Database
+    #: Where bots decide (worker processes or threads, fairly between tables).
+    bots: BotScheduler
+    hints: HintService
+    #: The results of finished games, written in the background.
+    results: ResultStore
+    tap: MessageTap | None = None
+    #: Told a table's id when the database refused a write because another process took the table (cluster).
+    lost: Callable[[str], None] = lambda _table_id: None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -248,6 +218,16 @@ class Deal:
     install: Callable[[int], None]
 
 
+@dataclasses.dataclass
+class GameInfo:
+    """The game on a table: its row in the database, which match and game it is (from 0), its end once over."""
+
+    game_id: int
+    match_no: int
+    game_no: int
+    game_over: dict[str, Any] | None = None
+
+
 @dataclasses.dataclass(frozen=True)
 class BotTurn:
     """A bot's turn: ``request`` for the scheduler, ``position`` to tell whether the table moved on meanwhile."""
@@ -257,40 +237,149 @@ class BotTurn:
     position: tuple[int, int]
 
 
-class _DealtMatch(Protocol):
-    """What :meth:`Room.deals_json` reads of a match (a two-player Bummerl or a table game's match)."""
+class Family(abc.ABC):
+    """What the tables of one family of variants do their own way: a part a :class:`Room` is composed with.
 
-    @property
-    def deal_key(self) -> bytes | None: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-
-class Room(abc.ABC):
-    """One table in memory; change it only under :attr:`lock`, through :meth:`apply` and :meth:`deal_next`.
-
-    The seats (who sits where, who has joined, who is connected) are the same
-    for every kind of table and handled here; a subclass is one family of
-    variants: its engine, its views, its bots.  Class-level hooks tell the
-    table manager and the routes what a family needs before a table exists
-    (its variants, seats, bots and match length) and after it is gone (its
-    stored records), so that nothing outside the room classes asks which kind a
-    table is.
+    One instance per family (:mod:`bummerl.server.families`: two-player tables,
+    table games, Schnorps rounds of three or four).  The class-level questions
+    (which variants, how many seats, which bots, the match length) are asked
+    before a table exists; the others get the room.
     """
 
-    #: ``"two_player"`` or ``"table_game"``: the ``kind`` of every message and summary, which view follows.
-    kind: ClassVar[str]
+    #: ``"two_player"``, ``"table_game"`` or ``"schnorps_round"``: the ``kind`` of every message and summary.
+    kind: str
     #: Whether a table of an older server (without a deal key) gets a new key when it is loaded: only where
     #: the replay deals each stored pack again, so that the games dealt from the old seed still replay.
-    takes_new_deal_key: ClassVar[bool] = False
+    takes_new_deal_key = False
+    #: Whether ``state`` names the connection's seat in the game (``game_seat``): where some seats wait.
+    tells_game_seat = False
 
-    def __init__(self, manager: TableManager, data: TableData) -> None:
-        self.manager = manager
+    # ------------------------------------------------------------ before a table exists
+    @abc.abstractmethod
+    def plays(self, variant: Variant, seats: int | None = None) -> bool:
+        """Whether this family's tables play ``variant`` (at ``seats`` seats, if given)."""
+
+    def variants(self) -> list[Variant]:
+        """The variants this family lists in the lobby, in the order of :data:`bummerl.variants.VARIANTS`."""
+        return [v for v in VARIANTS if self.plays(v)]
+
+    def seat_count(self, variant: Variant, seats: int | None = None) -> int:
+        """How many seats a table of ``variant`` has (``seats``: as many as a request names, where that varies)."""
+        return variant.players
+
+    def check_bot(self, name: str, variant: Variant) -> str:
+        """The canonical name of the registered bot ``name`` that plays ``variant``; :class:`BummerlError`
+        (naming the bots that do) for another name.  Never a ``cmd:`` program: the name comes from the network."""
+        return bot_info(name, variant).name
+
+    @abc.abstractmethod
+    def default_bot(self, config: ServerConfig) -> str:
+        """The bot of a seat that a request leaves to the server."""
+
+    @abc.abstractmethod
+    def match_target(self, variant: Variant, target: int | None) -> int:
+        """The match's target for a request's ``target`` (``None``: the default); :class:`BummerlError` if
+        this family sets it otherwise."""
+
+    def variant_extra(self, variant: Variant) -> dict[str, Any]:
+        """Fields of ``GET /api/variants`` that only this family has."""
+        return {}
+
+    def variant_json(self, variant: Variant, config: ServerConfig) -> dict[str, Any]:
+        """One entry of ``GET /api/variants``: the variant, its seats, options and bots."""
+        players = self.seat_count(variant)
+        return {
+            "name": variant.name,
+            "title": variant.title,
+            "aliases": list(variant.aliases),
+            "kind": self.kind,
+            "players": players,
+            "teams": players == 4,
+            "deck_size": variant.deck_size,
+            "hand_size": variant.hand_size,
+            "target": self.match_target(variant, None),
+            "options": options_json(variant),
+            "bots": bot_names(variant),
+            # The one display name of each bot, in German and English (the page shows no other).
+            "bot_titles": {name: bot_titles(name) for name in bot_names(variant)},
+            "default_bot": self.default_bot(config),
+            **self.variant_extra(variant),
+        }
+
+    # ------------------------------------------------------------ stored games
+    @abc.abstractmethod
+    def read_record(self, text: str) -> GameRecord:
+        """A stored game record of this family (text format): a two-player game is stored as a one-game match
+        record (:func:`~bummerl.server.workers.read_game_record` takes its game), a table game as a game record."""
+
+    def record_json(self, text: str) -> str:
+        """A stored game record in the JSON format."""
+        return self.read_record(text).dumps("json")
+
+    def finished_details(self, game_id: int, record: str) -> dict[str, Any]:
+        """What ``GET /api/games/{id}`` adds for a finished game of this family, besides its record."""
+        return {"analysis_url": f"/api/games/{game_id}/analysis"}
+
+    @abc.abstractmethod
+    def replay_board(self, game: Game) -> dict[str, Any]:
+        """The board of one replay step of a finished ``game``, besides every hand and the events: what a
+        spectator of the live table saw at that point, in the same words (docs/web.md, "Replay")."""
+
+    # ------------------------------------------------------------ a live table
+    @abc.abstractmethod
+    def new_series(self, data: TableData, variant: Variant, k: int, previous: Series | None) -> Series:
+        """The table's match ``k`` (from 0) after ``previous``: dealt from the table's seed or secret key."""
+
+    @abc.abstractmethod
+    def match_json(self, room: Room) -> dict[str, Any]:
+        """The match standing, the ``match`` field of ``state`` and of the summary."""
+
+    @abc.abstractmethod
+    def view_json(self, view: Any, spectator: bool, legal: list[str]) -> dict[str, Any]:
+        """A seat's view (of the game on the table) as JSON for a seat that may send ``legal``, or a spectator."""
+
+    def start_fields(self, room: Room) -> dict[str, Any]:
+        """What ``game_start`` tells of the game on the table besides its numbers: who dealt."""
+        return {"dealer": room.game.dealer}
+
+    @abc.abstractmethod
+    def finish(self, room: Room) -> tuple[FinishedGame, dict[str, Any], dict[str, Any]]:
+        """The game on the table, just scored in its series: what to store, its result as the live table tells
+        it (``game_end``), and what ``match_end`` adds once the series is over.  Sets the room's ``game_over``."""
+
+    @abc.abstractmethod
+    def restore_game_over(self, room: Room, record: str) -> None:
+        """After a reload: the ``game_over`` of the last game, finished as its stored ``record`` says."""
+
+    def bot_seed(self, room: Room) -> int:
+        """The seed of the bot's decision now."""
+        info = room.info
+        assert info is not None
+        return derive_seed(room.data.seed, BOT_SEED, info.match_no, info.game_no, room.ply)
+
+
+class Room:
+    """One table in memory, of any variant; change it only under :attr:`lock`, through :meth:`apply` and
+    :meth:`deal_next`.
+
+    ``family`` is what the table's family does its own way (:class:`Family`);
+    ``services`` what the room uses (:class:`RoomServices`).
+    """
+
+    def __init__(self, data: TableData, family: Family, services: RoomServices) -> None:
         self.id = data.id
         self.data = data
+        self.family = family
+        self.services = services
+        self.variant: Variant = find_variant(data.variant, **data.options)
         #: In seat order; seat 0 is the creator's.
         self.seats: list[SeatData] = list(data.seats)
+        if not family.plays(self.variant, len(self.seats)):
+            raise StorageError(f"table {data.id}: {self.variant.title} is not played at {len(self.seats)} seats")
+        #: Every match played at the table, the running one last.
+        self.matches: list[Series] = []
+        #: The game on the table (``None`` before the first deal).
+        self.info: GameInfo | None = None
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         #: The events of the game on the table (from its deal on); each connection keeps a cursor into them.
@@ -310,104 +399,41 @@ class Room(abc.ABC):
         #: Whether :attr:`events` holds the game on the table from its deal on (a table loaded from the
         #: database holds none until :meth:`game_log` rebuilds them from the stored actions).
         self.log_complete = False
+        #: The hints agreement and requests of this table (:mod:`bummerl.server.hints`).
+        self.hints = RoomHints()
         self._sheet: tuple[Any, dict[str, Any]] | None = None
 
-    # ------------------------------------------------------------ the family (class level)
-    @classmethod
-    def plays(cls, variant: Variant) -> bool:
-        """Whether this kind of table plays ``variant``: one kind per family of variants (``Variant.FAMILY``)."""
-        return cls.kind == variant.FAMILY
-
-    @classmethod
-    def variants(cls) -> list[Variant]:
-        """The variants played at this kind of table, in the order of :data:`bummerl.variants.VARIANTS`."""
-        return [v for v in VARIANTS if cls.plays(v)]
-
-    @classmethod
-    def seat_count(cls, variant: Variant) -> int:
-        """How many seats a table of ``variant`` has."""
-        return variant.players
-
-    @classmethod
-    def check_bot(cls, name: str, variant: Variant) -> str:
-        """The canonical name of the registered bot ``name`` that plays ``variant``; :class:`BummerlError`
-        (naming the bots that do) for another name.  Never a ``cmd:`` program: the name comes from the network."""
-        return bot_info(name, variant).name
-
-    @classmethod
-    @abc.abstractmethod
-    def default_bot(cls, config: ServerConfig) -> str:
-        """The bot of a seat that a request leaves to the server."""
-
-    @classmethod
-    @abc.abstractmethod
-    def match_target(cls, variant: Any, target: int | None) -> int:
-        """The match's target for a request's ``target`` (``None``: the default); :class:`BummerlError` if
-        this family sets it otherwise."""
-
-    @classmethod
-    def variant_extra(cls, variant: Any) -> dict[str, Any]:
-        """Fields of ``GET /api/variants`` that only this family has."""
-        return {}
-
-    @classmethod
-    def variant_json(cls, variant: Variant, config: ServerConfig) -> dict[str, Any]:
-        """One entry of ``GET /api/variants``: the variant, its seats, options and bots."""
-        players = cls.seat_count(variant)
-        return {
-            "name": variant.name,
-            "title": variant.title,
-            "aliases": list(variant.aliases),
-            "kind": cls.kind,
-            "players": players,
-            "teams": players == 4,
-            "deck_size": variant.deck_size,
-            "hand_size": variant.hand_size,
-            "target": cls.match_target(variant, None),
-            "options": options_json(variant),
-            "bots": bot_names(variant),
-            # The one display name of each bot, in German and English (the page shows no other).
-            "bot_titles": {name: bot_titles(name) for name in bot_names(variant)},
-            "default_bot": cls.default_bot(config),
-            **cls.variant_extra(variant),
-        }
-
-    @classmethod
-    @abc.abstractmethod
-    def record_json(cls, text: str) -> str:
-        """A stored game record of this family (text format) in the JSON format.
-
-        Per family because the rows differ: a two-player game is stored as a one-game match record (the
-        match's tags and standings; :func:`~bummerl.server.workers.read_game_record` takes its game), a table
-        game as a game record that keeps its ``Match`` tag."""
-
-    @classmethod
-    def finished_details(cls, game_id: int, record: str) -> dict[str, Any]:
-        """What ``GET /api/games/{id}`` adds for a finished game of this family, besides its record."""
-        return {"analysis_url": f"/api/games/{game_id}/analysis"}
-
-    @classmethod
-    @abc.abstractmethod
-    def replay_board(cls, game: Game) -> dict[str, Any]:
-        """The board of one replay step of a finished ``game`` of this family, besides every hand and the events:
-        what a spectator of the live table saw at that point, in the same words (docs/web.md, "Replay").
-        Every card is public once a game is over (its record)."""
-
-    # ------------------------------------------------------------ the engine side
+    # ------------------------------------------------------------ the match and the game
     @property
-    @abc.abstractmethod
-    def variant(self) -> Any:
-        """The table's variant, with its options."""
+    def kind(self) -> str:
+        """``"two_player"``, ``"table_game"`` or ``"schnorps_round"``: which ``match`` and view follow."""
+        return self.family.kind
 
     @property
-    @abc.abstractmethod
+    def match(self) -> Series:
+        """The match being played (the last one)."""
+        return self.matches[-1]
+
+    @property
     def game(self) -> Game:
         """The game on the table: the running one, or the last one until the next deal."""
+        return self.match.games[-1]
 
     @property
-    @abc.abstractmethod
+    def dealt(self) -> bool:
+        """Whether the table has a game (from the first deal on)."""
+        return self.info is not None
+
+    @property
     def game_id(self) -> int:
         """The database id of the game on the table."""
+        assert self.info is not None
+        return self.info.game_id
+
+    @property
+    def game_over(self) -> dict[str, Any] | None:
+        """The ``game_over`` field once the game is over (the result, the record, what comes next)."""
+        return self.info.game_over if self.info is not None else None
 
     @property
     def ply(self) -> int:
@@ -416,136 +442,40 @@ class Room(abc.ABC):
 
     @property
     def to_move(self) -> int | None:
-        """The seat to act, ``None`` once the game is over."""
+        """The game seat to act, ``None`` once the game is over."""
         return None if self.game.is_over else self.game.to_move
 
     @property
-    @abc.abstractmethod
-    def dealt(self) -> bool:
-        """Whether the table has a game (from the first deal on)."""
-
-    @abc.abstractmethod
-    def match_json(self) -> dict[str, Any]:
-        """The match standing, the ``match`` field of ``state`` and of the summary."""
-
-    @abc.abstractmethod
-    def standing(self) -> list[int]:
-        """The match's score per seat or team, as the list of tables shows it."""
-
-    @abc.abstractmethod
-    def played_matches(self) -> Sequence[_DealtMatch]:
-        """Every match played at the table, the running one last."""
-
-    def view_state(self, conn: Connection) -> dict[str, Any]:
-        """The game's fields of ``conn``'s ``state`` message: its view, its legal actions, the match.
-
-        A spectator gets seat 0's view without anything of that seat's own
-        (:meth:`view_json`); a seat gets its legal actions only while it is to act
-        and nobody invited is still missing.
-        """
-        game = self.game
-        seat = conn.seat
-        view = game.view(0 if seat is None else seat)
-        acting = seat is not None and self.status == "playing" and game.to_move == seat
-        legal = [a.token for a in game.legal_actions()] if acting else []
-        return {
-            "view": self.view_json(view, seat is None, legal),
-            "legal": legal,
-            "to_move": self.to_move,
-            "your_turn": bool(legal),
-            "marriage_values": marriage_values(view.trump),
-            "match": self.match_json(),
-            "game_over": self.game_over_json() if game.is_over else None,
-        }
-
-    @abc.abstractmethod
-    def view_json(self, view: Any, spectator: bool, legal: list[str]) -> dict[str, Any]:
-        """``view`` (of the game on the table) as JSON for a seat that may send ``legal``, or for a spectator."""
-
-    @abc.abstractmethod
-    def game_over_json(self) -> dict[str, Any] | None:
-        """The ``game_over`` field once the game is over (the result, the record, what comes next)."""
-
-    def verified(self, seat: int, token: str) -> Action:
-        """The action ``token`` of ``seat`` if the engine allows it, else :class:`TableError`."""
-        try:
-            action = Action.parse(token)
-        except (BummerlError, ValueError) as exc:
-            raise TableError("bad_action", f"{token!r} is not an action token: {exc}") from None
-        try:
-            self.game.verify(action)
-        except IllegalActionError as exc:
-            raise TableError("illegal_action", str(exc), rule=exc.rule.name.lower()) from None
-        return action
-
-    def first_legal(self) -> Action:
-        """An action to play when a bot's answer was unusable."""
-        return self.game.legal_actions()[0]
-
-    def play(self, seat: int, action: Action) -> FinishedGame | None:
-        """Apply a stored action to the engine and record its events; the finished game if it ended one.
-
-        The events are the engine's own (:func:`public_events`); the end of the
-        game is told by :meth:`finish_game`, with the match standing.
-        """
-        game = self.game
-        self.events.extend(public_events(game.apply(action)))
-        if not game.is_over:
-            return None
-        finished = self.finish_game()
-        # The match's verdict is stored beside the result (Repository.finish_game): a player's statistics count
-        # the Bummerl won from it (bummerl.server.players) without scoring the match again.
-        outcome = match_outcome(self.match_json())
-        # The seats of the winners (a team at Bauernschnapsen): a player's statistics look for their own.
-        outcome["seats"] = [s.seat for s in self.seats if self._side(s.seat) in outcome["winners"]]
-        return dataclasses.replace(finished, result={**finished.result, MATCH_OUTCOME: outcome})
-
-    def _side(self, seat: int) -> int:
-        """The side that ``seat`` scores for in the match: its team, or the seat itself."""
-        team = self.team(seat)
-        return seat if team is None else team
-
-    @abc.abstractmethod
-    def finish_game(self) -> FinishedGame:
-        """Score the game just ended in the match, tell it (``game_end``, ``match_end``), and what to store."""
-
-    @abc.abstractmethod
-    def next_deal(self) -> Deal:
-        """The next deal (a new match after a finished one), the room unchanged until it is installed."""
-
-    @abc.abstractmethod
-    def bot_seed(self) -> int:
-        """The seed of the bot's decision now: ``derive_seed(table seed, BOT_SEED, match, game, ply)``."""
-
-    def bot_turn(self) -> BotTurn | None:
-        """The bot's turn if a bot is to act: it gets that seat's view only (as the bot protocol's JSON)."""
-        if not self.dealt or self.status != "playing":
-            return None
-        seat = self.game.to_move
-        bot = self.bot_of(seat)
-        if bot is None:
-            return None
-        request = BotRequest(self.id, bot, self.bot_seed(), view_to_json(self.bot_view(seat)), self.variant)
-        return BotTurn(seat, request, (self.game_id, self.ply))
-
-    def bot_view(self, seat: int) -> Any:
-        """The view the bot at ``seat`` decides on: the seat's view (a two-player table adds its match context,
-        :meth:`bummerl.server.tables.LiveTable.bot_view`).  Only bots get it: the seats' messages are unchanged."""
-        return self.game.view(seat)
-
-    @abc.abstractmethod
-    def replay_stored(self) -> list[FinishedGame]:
-        """Rebuild the table from its stored deals and actions (:attr:`data`); the results still to store."""
-
-    def team(self, seat: int) -> int | None:
-        """The team of ``seat`` where seats play in teams, else ``None``."""
-        return None
+    def players_now(self) -> tuple[int, ...]:
+        """The table's seats at game seats 0, 1, ... of the game on the table."""
+        return self.match.players_of(len(self.match.games) - 1)
 
     def game_seat(self, seat: int | None) -> int | None:
-        """The seat that the table's ``seat`` holds in the game on the table (``None``: a spectator).  The same
-        seat at every table but a Schnorps table of three or four (:mod:`bummerl.server.schnorps_tables`), where
-        two participants play each game and a waiting one holds none: ask this before reading a seat's view."""
-        return seat
+        """The seat that the table's ``seat`` holds in the game on the table (``None``: a spectator, or a
+        participant who waits at a Schnorps round of three or four): ask this before reading a seat's view."""
+        if seat is None or not self.dealt:
+            return None
+        players = self.players_now
+        return players.index(seat) if seat in players else None
+
+    def played_matches(self) -> list[Series]:
+        """Every match played at the table, the running one last."""
+        return self.matches
+
+    def standing(self) -> list[int]:
+        """The match's score per seat or team, as the list of tables shows it."""
+        return list(self.match.standing)
+
+    def match_json(self) -> dict[str, Any]:
+        """The match standing, the ``match`` field of ``state`` and of the summary."""
+        return self.family.match_json(self)
+
+    def team(self, seat: int) -> int | None:
+        """The team of ``seat`` where seats play in teams (Bauernschnapsen), else ``None``."""
+        if not self.matches:
+            return None
+        match = self.matches[-1]
+        return match.side_of(seat) if match.sides < match.seats else None
 
     # ------------------------------------------------------------------- seats
     @property
@@ -568,6 +498,11 @@ class Room(abc.ABC):
     def seat_name(self, seat: int) -> str:
         """The name shown for ``seat``: the player's, or the bot's."""
         return self.seats[seat].shown_name
+
+    def record_name(self, seat: int) -> str:
+        """``seat`` as a record's tags name it: ``bot:NAME`` for a bot, else the player's name."""
+        bot = self.bot_of(seat)
+        return f"bot:{bot}" if bot else self.seat_name(seat) or "?"
 
     def players(self) -> list[dict[str, Any]]:
         """The seats as the ``players`` field of docs/web.md."""
@@ -595,7 +530,7 @@ class Room(abc.ABC):
 
     def seat_of(self, token: str) -> int | None:
         """The seat that ``token`` holds (a database call: run it in the database threads)."""
-        return self.manager.repo.seat_of(self.id, token)
+        return self.services.repo.seat_of(self.id, token)
 
     def invitations(self) -> dict[int, str]:
         """The join codes of the seats kept for friends who have not come yet, by seat."""
@@ -614,7 +549,7 @@ class Room(abc.ABC):
                 "commitment": key_commitment(m.deal_key),
                 "deal_key": m.deal_key.hex() if m.is_over else None,
             }
-            for k, m in enumerate(self.played_matches())
+            for k, m in enumerate(self.matches)
             if m.deal_key is not None
         ]
 
@@ -670,12 +605,23 @@ class Room(abc.ABC):
 
     def sheet(self) -> dict[str, Any]:
         """The table's Bummerl sheet (:func:`bummerl.server.sheet.sheet_json`), made once per :meth:`sheet_version`."""
-        from bummerl.server.sheet import sheet_json
-
         version = self.sheet_version()
         if self._sheet is None or self._sheet[0] != version:
             self._sheet = (version, sheet_json(self))
         return self._sheet[1]
+
+    def _game_start(self) -> dict[str, Any]:
+        """The ``game_start`` of the game on the table (the commitment to its match's deal key: in its first)."""
+        info = self.info
+        assert info is not None
+        start: dict[str, Any] = {
+            "type": "game_start",
+            "match_no": info.match_no + 1,
+            "game_no": info.game_no + 1,
+            "game_id": info.game_id,
+            **self.family.start_fields(self),
+        }
+        return start
 
     def game_log(self) -> list[dict[str, Any]]:
         """The events of the game on the table from its deal on, as the shared log holds them (a spectator's form,
@@ -689,22 +635,14 @@ class Room(abc.ABC):
         """
         if not self.log_complete and self.dealt:
             game = self.game
-            replay = type(game).from_deck(self.variant, game.deck, game.dealer)
-            match = self.match_json()
-            log: list[dict[str, Any]] = [
-                {
-                    "type": "game_start",
-                    "match_no": match.get("match_no"),
-                    "game_no": match.get("game_no"),
-                    "dealer": game.dealer,
-                    "game_id": self.game_id,
-                }
-            ]
+            replay = Game.from_deck(self.variant, game.deck, game.dealer)
+            log: list[dict[str, Any]] = [self._game_start()]
             for action in game.actions:
                 log.extend(public_events(replay.apply(action)))
-            over = self.game_over_json() if game.is_over else None
+            over = self.game_over if game.is_over else None
             if over is not None:
                 log.append({"type": "game_end", "result": over["result"], "standing": self.standing()})
+                match = self.match_json()
                 if match.get("over"):
                     end: dict[str, Any] = {k: match[k] for k in ("winner", "winners", "schneider") if k in match}
                     keys = [d["deal_key"] for d in self.deals_json() if d["deal_key"]]
@@ -716,6 +654,33 @@ class Room(abc.ABC):
         return list(self.events)
 
     # ----------------------------------------------------------------- messages
+    def view_state(self, conn: Connection) -> dict[str, Any]:
+        """The game's fields of ``conn``'s ``state`` message: its view, its legal actions, the match.
+
+        A spectator, and a participant who waits this game, get game seat 0's view without anything of that
+        seat's own (the family's view JSON); a seat gets its legal actions only while it is to act and nobody
+        invited is still missing.  The view, ``to_move`` and the live result count in game seats.
+        """
+        game = self.game
+        g = self.game_seat(conn.seat)
+        view = game.view(0 if g is None else g)
+        acting = g is not None and self.status == "playing" and game.to_move == g
+        legal = [a.token for a in game.legal_actions()] if acting else []
+        state: dict[str, Any] = {
+            "view": self.family.view_json(view, g is None, legal),
+            "legal": legal,
+            "to_move": self.to_move,
+            "your_turn": bool(legal),
+        }
+        if self.family.tells_game_seat:
+            state["game_seat"] = g
+        state.update(
+            marriage_values=marriage_values(view.trump),
+            match=self.match_json(),
+            game_over=self.game_over if game.is_over else None,
+        )
+        return state
+
     def state_for(self, conn: Connection) -> dict[str, Any]:
         """The ``state`` message of ``conn``, with the events it has not been sent yet, and the Bummerl sheet
         (``sheet``) when it changed since the last one ``conn`` was sent."""
@@ -734,14 +699,14 @@ class Room(abc.ABC):
             "players": self.players(),
             "events": events,
         }
-        state.update(hints.state_fields(self, conn))  # the hints agreement and the declare check
+        state.update(state_fields(self, conn))  # the hints agreement and the declare check
         if self.dealt and conn.sheet_version != self.sheet_version():
             state["sheet"] = self.sheet()
             conn.sheet_version = self.sheet_version()
         return state
 
     def send(self, conn: Connection, message: dict[str, Any]) -> None:
-        tap = self.manager.tap
+        tap = self.services.tap
         if tap is not None:
             tap(self, conn.seat, message)
         conn.send(message)
@@ -767,7 +732,7 @@ class Room(abc.ABC):
             return 0.0
         return now - self.touched
 
-    # ------------------------------------------------------------------ changes
+    # ------------------------------------------------------------------ checks
     def playing(self, seat: int | None) -> tuple[int, int]:
         """``(seat, to_move)`` once ``seat`` is a player's at a game that waits for someone; else :class:`TableError`.
 
@@ -782,36 +747,109 @@ class Room(abc.ABC):
             raise TableError("game_over", "the game is over; send next_game to deal the next one", rule="game_over")
         return seat, to_move
 
-    def check_action(self, seat: int | None, token: str) -> Any:
-        """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes)."""
+    def check_action(self, seat: int | None, token: str) -> Action:
+        """The action ``token`` of ``seat``, or :class:`TableError` (nothing changes): only the seat to act may."""
         seat, to_move = self.playing(seat)
-        if to_move != seat:
-            raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", rule="turn")
-        return self.verified(seat, token)
+        g = self.game_seat(seat)
+        players = self.players_now
+        if g is None:
+            playing = " and ".join(str(p) for p in players)
+            raise TableError("not_your_turn", f"seat {seat} waits this game: seats {playing} play it", rule="turn")
+        if g != to_move:
+            raise TableError("not_your_turn", f"it is seat {players[to_move]}'s turn, not seat {seat}'s", rule="turn")
+        return self.verified(g, token)
 
-    async def apply(self, seat: int, action: Any) -> None:
-        """Store and play a checked action, then tell everyone (the caller holds the lock).
+    def verified(self, seat: int, token: str) -> Action:
+        """The action ``token`` of game seat ``seat`` if the engine allows it, else :class:`TableError`."""
+        try:
+            action = Action.parse(token)
+        except (BummerlError, ValueError) as exc:
+            raise TableError("bad_action", f"{token!r} is not an action token: {exc}") from None
+        try:
+            self.game.verify(action)
+        except IllegalActionError as exc:
+            raise TableError("illegal_action", str(exc), rule=exc.rule.name.lower()) from None
+        return action
+
+    def first_legal(self) -> Action:
+        """An action to play when a bot's answer was unusable."""
+        return self.game.legal_actions()[0]
+
+    # ------------------------------------------------------------------ changes
+    def play(self, action: Action) -> FinishedGame | None:
+        """Apply a stored action to the engine and record its events; the finished game if it ended one.
+
+        The events are the engine's own (:func:`public_events`); the end of the
+        game is told here, with the match standing (``game_end``, ``match_end``).
+        """
+        game = self.game
+        self.events.extend(public_events(game.apply(action)))
+        if not game.is_over:
+            return None
+        match = self.match
+        match.complete(game)
+        finished, result, end = self.family.finish(self)
+        self.events.append({"type": "game_end", "result": result, "standing": list(match.standing)})
+        if match.is_over:
+            if match.deal_key is not None:
+                # The match is over: its deals may be checked against the commitment of its first game.
+                end = {**end, "deal_key": match.deal_key.hex()}
+            self.events.append({"type": "match_end", **end})
+        # The match's verdict is stored beside the result (Repository.finish_game): a player's statistics count
+        # the Bummerl won from it (bummerl.server.players) without scoring the match again.
+        outcome = match_outcome(self.match_json())
+        # The seats of the winners (a team at Bauernschnapsen): a player's statistics look for their own.
+        outcome["seats"] = [s.seat for s in self.seats if match.side_of(s.seat) in outcome["winners"]]
+        return dataclasses.replace(finished, result={**finished.result, MATCH_OUTCOME: outcome})
+
+    async def apply(self, seat: int, action: Action) -> None:
+        """Store and play a checked action of ``seat``, then tell everyone (the caller holds the lock).
 
         :class:`~bummerl.server.storage.StorageError` if the database refused it: nothing changed.
         """
         # Stored first: if the database refuses, the table has not changed.
-        db, repo = self.manager.db, self.manager.repo
+        db, repo = self.services.db, self.services.repo
         try:
             if self.lease is None:
                 await db.run(repo.append_action, self.game_id, self.ply, action.token)
             else:  # cluster mode: only while this process still holds the table
                 await db.run(repo.append_action, self.game_id, self.ply, action.token, self.lease)
         except NotOwnerError:
-            self.manager.table_lost(self)
+            self.services.lost(self.id)
             raise
         self.storage = "ok"  # the database took it: whatever was retried before is through
-        finished = self.play(seat, action)
+        finished = self.play(action)
         if finished is not None:
-            self.manager.store_result(finished)
+            self.services.results.store(finished)
         self.moved = time.monotonic()
         self.touch()
         self.broadcast()
-        self.manager.schedule_bot(self)
+        self.schedule_bot()
+
+    def next_deal(self) -> Deal:
+        """The next deal (a new match after a finished one), the room unchanged until it is installed."""
+        # Dealt on a copy (the memo keeps the one variant object): the table is unchanged until the deal is
+        # stored and installed.  Finished matches are not copied: only the last one can change.
+        matches = list(self.matches)
+        if matches:
+            matches[-1] = copy.deepcopy(matches[-1], {id(self.variant): self.variant})
+        if not matches or matches[-1].is_over:
+            previous = matches[-1] if matches else None
+            matches.append(self.family.new_series(self.data, self.variant, len(matches), previous))
+        match = matches[-1]
+        game = match.deal_next()
+        match_no, game_no = len(matches) - 1, len(match.games) - 1
+
+        def install(game_id: int) -> None:
+            self.matches = matches
+            self.info = GameInfo(game_id, match_no, game_no)
+            start = self._game_start()
+            if match.deal_key is not None and game_no == 0:
+                start["deal_commitment"] = key_commitment(match.deal_key)
+            self.events.append(start)
+
+        deck = "".join(c.code for c in game.deck)
+        return Deal(match_no, game_no, match.dealer_of(game_no), deck, match.game_seeds[-1], install)
 
     async def deal_next(self) -> None:
         """Deal the next game once the current one is over, and store it before the table changes."""
@@ -819,20 +857,20 @@ class Room(abc.ABC):
             raise TableError("game_running", "the current game is not over yet")
         await self.deal(self.next_deal())
         self.broadcast()
-        self.manager.schedule_bot(self)
+        self.schedule_bot()
 
     async def deal(self, deal: Deal) -> None:
         """Store ``deal``, then make it the game on the table."""
-        repo = self.manager.repo
+        repo = self.services.repo
         seed = None if deal.seed is None else str(deal.seed)
         args = (self.id, deal.match_no, deal.game_no, deal.dealer, deal.deck, seed)
         try:
             if self.lease is None:
-                game_id = await self.manager.db.run(repo.start_game, *args)
+                game_id = await self.services.db.run(repo.start_game, *args)
             else:  # cluster mode: only while this process still holds the table
-                game_id = await self.manager.db.run(repo.start_game, *args, self.lease)
+                game_id = await self.services.db.run(repo.start_game, *args, self.lease)
         except NotOwnerError:
-            self.manager.table_lost(self)
+            self.services.lost(self.id)
             raise
         # Every client has had the last game's events (each change is broadcast): the log starts anew,
         # so a table that plays for days holds one game's events, not all of them.
@@ -843,6 +881,111 @@ class Room(abc.ABC):
         self.log_complete = True
         self.moved = time.monotonic()
         self.touch()
+
+    # ------------------------------------------------------------------ bots
+    def bot_turn(self) -> BotTurn | None:
+        """The bot's turn if a bot is to act: it gets its game seat's view only (as the bot protocol's JSON),
+        with the match's context where the series gives one (the score a Bummerl's bots play for)."""
+        if not self.dealt or self.status != "playing":
+            return None
+        g = self.game.to_move
+        seat = self.players_now[g]
+        bot = self.bot_of(seat)
+        if bot is None:
+            return None
+        view: View = self.game.view(g)
+        context = self.match.context()
+        if context is not None:
+            # Only a two-player Bummerl gives its bots the match's score: its view is a two-player one.
+            assert isinstance(view, PlayerView)
+            view = with_match(view, context)
+        request = BotRequest(self.id, bot, self.family.bot_seed(self), view_to_json(view), self.variant)
+        return BotTurn(seat, request, (self.game_id, self.ply))
+
+    def schedule_bot(self) -> None:
+        """Start the table's bot if it is a bot's turn and it is not thinking already."""
+        if self.bot_turn() is None:
+            return
+        if self.bot_task is not None and not self.bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.bot_task = loop.create_task(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        # One task per table plays every bot move in a row; a check of bot_turn() and the task's end
+        # happen without an await between them, so schedule_bot() can never miss a turn.
+        config = self.services.config
+        while (turn := self.bot_turn()) is not None:
+            if config.bot_delay:
+                await asyncio.sleep(config.bot_delay)
+            try:
+                token = await self.services.bots.decide(turn.request)
+            except Exception as exc:  # nothing a bot does may stop the table: it plays its first legal action
+                log.error("table %s: the bot's decision failed: %s: %s", self.id, type(exc).__name__, exc)
+                token = ""
+            wait = config.storage_retry_first
+            while True:
+                async with self.lock:
+                    now = self.bot_turn()
+                    if now is None or now.position != turn.position:
+                        break  # the table moved on meanwhile (a restart of the game, a reload)
+                    try:
+                        action = self.check_action(turn.seat, token)
+                    except TableError as exc:
+                        log.error(
+                            "bot %s at table %s: %s; playing the first legal action",
+                            turn.request.bot,
+                            self.id,
+                            exc.message,
+                        )
+                        action = self.first_legal()
+                    try:
+                        await self.apply(turn.seat, action)
+                    except StorageError as exc:
+                        log.error("table %s: the bot's action was not stored (retry in %.1f s): %s", self.id, wait, exc)
+                        if self.storage != "retrying":
+                            self.storage = "retrying"
+                            self.broadcast()
+                    else:
+                        break
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, config.storage_retry_max)
+
+    # ------------------------------------------------------------------ load
+    def replay_stored(self) -> list[FinishedGame]:
+        """Rebuild the matches from the stored deals and actions (:attr:`data`); the results still to store.
+
+        The stored pack of each game is dealt again, so a table whose deal key was made after its first games
+        (an older server's table) goes on with keyed deals from its next game on.
+        """
+        data = self.data
+        if not data.games:
+            raise StorageError(f"table {self.id} has no game")
+        repairs: list[FinishedGame] = []
+        for stored in data.games:
+            if not self.matches or (self.match.is_over and stored.match_no >= len(self.matches)):
+                previous = self.matches[-1] if self.matches else None
+                self.matches.append(self.family.new_series(data, self.variant, len(self.matches), previous))
+            seed = int(stored.seed) if stored.seed is not None else None
+            try:
+                self.match.deal_next(parse_cards(stored.deck), dealer=stored.dealer, seed=seed)
+            except BummerlError as exc:
+                raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
+            self.info = GameInfo(stored.id, stored.match_no, stored.game_no)
+            for token in stored.actions:
+                finished = self.play(Action.parse(token))
+                if finished is None:
+                    continue
+                if not stored.finished:
+                    # Its result was refused while the table played on, or the server stopped first.
+                    repairs.append(finished)
+                elif stored is data.games[-1] and stored.record:
+                    self.family.restore_game_over(self, stored.record)
+        self.events.clear()  # a reload is no news for anyone
+        return repairs
 
 
 # --------------------------------------------------------------------- clients
@@ -862,7 +1005,7 @@ async def handle_client_text(room: Room, conn: Connection, text: str) -> None:
         room.send(conn, error_message("hello_required", "send hello first (with a seat token to play)"))
         return
     if isinstance(message, HintMessage | ReviewMessage | HintsVoteMessage):
-        await hints.handle(room, conn, message)  # computed off the table's lock, answered when ready
+        await room.services.hints.handle(room, conn, message)  # computed off the table's lock, answered when ready
         return
     async with room.lock:
         try:
@@ -885,7 +1028,7 @@ async def _hello(room: Room, conn: Connection, message: HelloMessage) -> None:
     seat: int | None = None
     if message.token:
         try:
-            seat = await room.manager.db.run(room.seat_of, message.token)
+            seat = await room.services.db.run(room.seat_of, message.token)
         except StorageError as exc:
             room.send(conn, error_message("storage", f"the seat could not be looked up (send hello again): {exc}"))
             return

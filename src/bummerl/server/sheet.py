@@ -34,18 +34,26 @@ a game is over: anyone who may watch a table may read its sheet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
+from bummerl.game import Game
 from bummerl.match import Match, TableMatch
+from bummerl.schnorps_round import SchnorpsRound
+from bummerl.series import Series
 from bummerl.variants import EndReason, GameResult
 from bummerl.variants.two_player import marken
 from bummerl.view_json import variant_traits
 
-if TYPE_CHECKING:
-    from bummerl.server.rooms import Room
-
-__all__ = ["MAX_SHEET_MATCHES", "loser_class", "match_sheet", "sheet_json", "table_match_sheet"]
+__all__ = [
+    "MAX_SHEET_MATCHES",
+    "SheetTable",
+    "loser_class",
+    "match_sheet",
+    "round_sheet",
+    "sheet_json",
+    "table_match_sheet",
+]
 
 #: The matches a sheet lists in full (the newest); the totals count every match of the table.
 MAX_SHEET_MATCHES = 20
@@ -170,6 +178,93 @@ def table_match_sheet(match: TableMatch, match_no: int, current: tuple[int, int]
     }
 
 
+def round_sheet(r: SchnorpsRound, match_no: int) -> dict[str, Any]:
+    """One Schnorps round of three or four as the lines of the sheet (``scoring`` ``"marken"``, one column per
+    participant): who dealt, who played, who won, what each participant received or paid, and the balances.
+
+    >>> r = SchnorpsRound(participants=4, seed=1, first_dealer=2)
+    >>> sheet = round_sheet(r, 1)
+    >>> sheet["scoring"], sheet["participants"], sheet["current"], sheet["standing"]
+    ('marken', 4, {'game_no': 1, 'dealer': 2, 'players': [3, 0]}, [0, 0, 0, 0])
+    """
+    lines = []
+    games = r.games
+    for h in r.history:
+        game = games[h.index]
+        closed_by = None if game.closed_by is None else h.players[game.closed_by]
+        lines.append(
+            {
+                "game_no": h.index + 1,
+                "dealer": h.dealer,
+                "players": list(h.players),
+                "winner": h.winner,
+                "loser": h.loser,
+                "points": h.result.points,
+                "unit": h.result.unit,
+                "credited": h.marken,
+                "multiplier": h.multiplier,
+                "reason": h.result.reason.value,
+                "closed_by": closed_by,
+                "class": loser_class("marken", h.result, game.closed_by),
+                "augen": list(h.result.augen),
+                "payments": list(h.payments),
+                "standing": list(h.balance_after),
+            }
+        )
+    n = r.participants
+    current = None
+    if not r.is_over:
+        current = {"game_no": len(r.history) + 1, "dealer": r.next_dealer, "players": list(r.next_players)}
+    return {
+        "match_no": match_no,
+        "scoring": "marken",
+        "round": True,
+        "participants": n,
+        "target": r.target,
+        "start": [0] * n,
+        "games": lines,
+        "standing": list(r.balance),
+        "next_multiplier": r.multiplier,
+        "current": current,
+        "over": r.is_over,
+        "winner": r.winners[0] if len(r.winners) == 1 else None,
+        "winners": list(r.winners),
+        "schneider": False,
+        "bummerl": 0,
+    }
+
+
+#: The sheet of one match, by the kind of series: (the series, its number, the number and dealer of the game on
+#: the table while it runs) -> its sheet.
+_SHEETS: dict[type, Callable[[Any, int, tuple[int, int] | None], dict[str, Any]]] = {
+    Match: lambda m, k, _current: match_sheet(m, k),
+    TableMatch: table_match_sheet,
+    SchnorpsRound: lambda m, k, _current: round_sheet(m, k),
+}
+
+
+class SheetTable(Protocol):
+    """What the sheet reads of a live table (a :class:`bummerl.server.rooms.Room`)."""
+
+    id: str
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def variant(self) -> Any: ...
+
+    @property
+    def dealt(self) -> bool: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    def players(self) -> list[dict[str, Any]]: ...
+
+    def played_matches(self) -> Sequence[Series]: ...
+
+
 def _totals(matches: Sequence[dict[str, Any]], sides: int) -> dict[str, list[int]]:
     """Matches won and Bummerl received per side over ``matches`` (sheets of finished and running matches)."""
     won = [0] * sides
@@ -186,12 +281,11 @@ def _totals(matches: Sequence[dict[str, Any]], sides: int) -> dict[str, list[int
     return {"matches_won": won, "bummerl": bummerl}
 
 
-def sheet_json(room: Room) -> dict[str, Any]:
+def sheet_json(room: SheetTable) -> dict[str, Any]:
     """The sheet of a live table of any kind (``GET /api/tables/{id}/sheet`` and the ``sheet`` of ``state``).
 
     Names come from the seats (:meth:`~bummerl.server.rooms.Room.players`); ``side_names`` are the columns:
-    the seats of a two-player table or of Dreierschnapsen, the teams of Bauernschnapsen.  A match of a
-    kind this module does not know is listed with its number only.
+    the seats of a two-player table, of a Schnorps round or of Dreierschnapsen, the teams of Bauernschnapsen.
     """
     players = room.players()
     played = list(room.played_matches())
@@ -201,17 +295,10 @@ def sheet_json(room: Room) -> dict[str, Any]:
     sides: list[list[int]] = [[p["seat"]] for p in players]
     for k, m in enumerate(played):
         last = k == len(played) - 1
-        if isinstance(m, Match):
-            out_matches.append(match_sheet(m, k + 1))
-        elif isinstance(m, TableMatch):
-            current = None
-            if last and running and game is not None and not m.is_over:
-                current = (int(room.match_json().get("game_no", len(m.results) + 1)), game.dealer)
-            sheet = table_match_sheet(m, k + 1, current)
-            sides = sheet["sides"]
-            out_matches.append(sheet)
-        else:
-            out_matches.append({"match_no": k + 1, "games": [], "over": bool(getattr(m, "is_over", False))})
+        current = (len(m.games), game.dealer) if last and running and game is not None and not m.is_over else None
+        sheet = _SHEETS[type(m)](m, k + 1, current)
+        sides = sheet.get("sides", sides)
+        out_matches.append(sheet)
     known = [m for m in out_matches if "winners" in m]
     return {
         "table_id": room.id,

@@ -73,8 +73,9 @@ from bummerl.errors import BummerlError
 from bummerl.server.cluster import Elsewhere
 from bummerl.server.config import ServerConfig, TournamentSettings
 from bummerl.server.database import Database, StorageUnavailable
-from bummerl.server.manager import TableManager, UnknownTable, room_kind
-from bummerl.server.rooms import Room, TableError
+from bummerl.server.families import family_of
+from bummerl.server.manager import TableManager, UnknownTable
+from bummerl.server.rooms import Family, Room, TableError
 from bummerl.server.storage import Repository, SeatData, StorageError, hash_token
 from bummerl.server.tournament_json import tournament_json, your_table
 from bummerl.server.tournament_rounds import Outcome, check_format, decide, next_round, planned_rounds, winner
@@ -99,11 +100,11 @@ log = logging.getLogger("bummerl.server")
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def _kind(t: TournamentData) -> tuple[type[Room], Any]:
+def _kind(t: TournamentData) -> tuple[Family, Any]:
     """The kind of table and the variant of a stored tournament; ``409`` if this server no longer plays them
     (a variant or option that a later version dropped): never a 500."""
     try:
-        return room_kind(t.variant, t.options)
+        return family_of(t.variant, t.options)
     except BummerlError as exc:
         raise TournamentError(
             "unplayable", f"this server cannot play this tournament any more: {exc}", status=409
@@ -148,7 +149,7 @@ class TournamentService:
         """A new open tournament and its organiser's token (given once); :class:`TournamentError` ``400``
         for a variant, option, format or round count that does not fit, ``429`` at the client's cap."""
         try:
-            kind, v = room_kind(variant, options)
+            kind, v = family_of(variant, options)
         except BummerlError as exc:
             raise TournamentError("bad_tournament", str(exc), status=400) from None
         try:
@@ -389,7 +390,7 @@ class TournamentService:
         data = await self.db.run(self.repo.load_table, row.table_id)
         if not data.games:
             # The table's first deal, as the manager deals a new table's: from its own secret key.
-            deal = kind(self.manager, data).next_deal()
+            deal = self.manager.detached(data).next_deal()
             await self.db.run(
                 self.repo.start_game,
                 row.table_id,
@@ -427,8 +428,7 @@ class TournamentService:
     def _replayed(self, table_id: str, unit: str, players: tuple[int | None, ...]) -> Outcome | None:
         """The table rebuilt from its stored deals and actions (in a database thread), and its outcome."""
         data = self.repo.load_table(table_id)
-        kind, _ = room_kind(data.variant)
-        room = kind(self.manager, data)
+        room = self.manager.detached(data)
         try:
             room.replay_stored()
         except (BummerlError, ValueError) as exc:

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException
+from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
 
 from bummerl.server.analyses import AnalysisRunner
 from bummerl.server.clients import client_key
@@ -21,7 +23,7 @@ from bummerl.server.limits import Limited, RateLimits
 from bummerl.server.manager import TableManager
 from bummerl.server.storage import Repository
 
-__all__ = ["Parts", "PartsDep", "check_rate", "client_of", "error", "parts", "rate_limited", "refused"]
+__all__ = ["Parts", "PartsDep", "app_parts", "check_rate", "client_of", "error", "parts", "rate_limited", "refused"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +39,13 @@ class Parts:
 
 def parts(connection: HTTPConnection) -> Parts:
     """The app's parts, for ``Depends``."""
-    found: Parts = connection.app.state.parts
+    return app_parts(connection.app)
+
+
+def app_parts(app: ASGIApp) -> Parts:
+    """The parts of ``app`` (:func:`bummerl.server.app.create_app`): its config, repository, table manager..."""
+    assert isinstance(app, Starlette), "an app of bummerl.server.app.create_app"
+    found: Parts = app.state.parts
     return found
 
 

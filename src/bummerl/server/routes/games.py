@@ -23,8 +23,9 @@ from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
 from bummerl.record import GameRecord
 from bummerl.server.analyses import QueueFull
-from bummerl.server.manager import room_kind
-from bummerl.server.rooms import Room, marriage_values, public_events
+from bummerl.server.families import family_of
+from bummerl.server.results import ResultStore
+from bummerl.server.rooms import Family, marriage_values, public_events
 from bummerl.server.routes.deps import Parts, PartsDep, check_rate, client_of, error, rate_limited
 from bummerl.server.storage import GameData, TableData
 from bummerl.server.workers import read_game_record
@@ -36,10 +37,11 @@ router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
 GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a game's id")]
 
 
-def _kind(table: TableData) -> type[Room] | None:
-    """The kind of table that played ``table``'s variant (``None`` for a variant this version does not have)."""
+def _kind(table: TableData) -> Family | None:
+    """The family of the games of ``table``'s variant (``None`` for a variant this version does not have); a
+    Schnorps round's games are two-player games."""
     try:
-        return room_kind(table.variant)[0]
+        return family_of(table.variant)[0]
     except UnknownVariantError:
         return None
 
@@ -79,10 +81,10 @@ def _summary(game: GameData, table: TableData) -> dict[str, Any]:
     }
 
 
-def _replay(game_id: int, kind: type[Room], record: GameRecord) -> dict[str, Any]:
+def _replay(game_id: int, kind: Family, record: GameRecord) -> dict[str, Any]:
     """A finished game step by step with every card open (a record is public once the game is over).
 
-    Each step has every hand, the family's board (:meth:`~bummerl.server.rooms.Room.replay_board`) and the
+    Each step has every hand, the family's board (:meth:`~bummerl.server.rooms.Family.replay_board`) and the
     engine's events of its action as the live table told them (:func:`~bummerl.server.rooms.public_events`).
     """
     game = Game.from_deck(record.variant, record.deck, record.dealer)
@@ -109,14 +111,14 @@ async def _stored(p: Parts, game_id: int) -> tuple[GameData, TableData]:
     def both() -> tuple[GameData | None, TableData | None]:
         return p.repo.get_game(game_id), p.repo.table_of_game(game_id)
 
-    pending = p.manager.pending_results()  # before the read: see pending_results
+    pending = p.manager.results.pending()  # before the read: see ResultStore.pending
     game, table = await p.manager.db.run(both)
     if game is None or table is None:
         raise error(404, "unknown_game", f"no game {game_id}")
-    return p.manager.as_finished(game, pending), table
+    return ResultStore.as_finished(game, pending), table
 
 
-async def _finished(p: Parts, game_id: int) -> tuple[type[Room], str]:
+async def _finished(p: Parts, game_id: int) -> tuple[Family, str]:
     """The kind and record of a finished game: a running game's cards are secret."""
     game, table = await _stored(p, game_id)
     if not game.finished or game.record is None:
@@ -136,9 +138,9 @@ async def get_games(
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> dict[str, Any]:
     # A game whose result is still being written counts as finished, as for GET /games/{id} (as_finished).
-    pending = p.manager.pending_results()  # before the read: see pending_results
+    pending = p.manager.results.pending()  # before the read: see ResultStore.pending
     rows, total = await p.manager.db.run(p.repo.list_games, table, finished, limit, offset, set(pending))
-    return {"games": [_summary(p.manager.as_finished(g, pending), t) for g, t in rows], "total": total}
+    return {"games": [_summary(ResultStore.as_finished(g, pending), t) for g, t in rows], "total": total}
 
 
 @router.get("/games/{game_id}")

@@ -1,8 +1,8 @@
 """What can be played: every variant with its seats, options and bots, and the bots.
 
 ``GET /api/variants`` is the one list the lobby reads, for all six variants
-(the room kinds of :data:`~bummerl.server.manager.ROOM_KINDS` describe their
-own: :meth:`~bummerl.server.rooms.Room.variant_json`).
+(the families of :data:`~bummerl.server.families.FAMILIES` describe their
+own: :meth:`~bummerl.server.rooms.Family.variant_json`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from fastapi import APIRouter
 
 from bummerl.bots import bot_info, bot_names, bot_titles
 from bummerl.server.config import ServerConfig
-from bummerl.server.manager import ROOM_KINDS
+from bummerl.server.families import FAMILIES
 from bummerl.server.routes.deps import PartsDep, rate_limited
 
 __all__ = ["router", "variants_json"]
@@ -30,7 +30,7 @@ def variants_json(config: ServerConfig) -> list[dict[str, Any]]:
     >>> [v["name"] for v in data if v["players"] > 2], data[-1]["default_bot"] in data[-1]["bots"]
     (['bauernschnapsen', 'dreierschnapsen'], True)
     """
-    return [kind.variant_json(v, config) for kind in ROOM_KINDS for v in kind.variants()]
+    return [family.variant_json(v, config) for family in FAMILIES for v in family.variants()]
 
 
 @router.get("/variants")
@@ -40,7 +40,7 @@ async def get_variants(p: PartsDep) -> list[dict[str, Any]]:
 
 @router.get("/bots")
 async def get_bots(p: PartsDep) -> dict[str, Any]:
-    variants = [v for kind in ROOM_KINDS for v in kind.variants()]
+    variants = [v for family in FAMILIES for v in family.variants()]
     return {
         "default": p.config.default_bot,
         "bots": [

@@ -18,8 +18,8 @@ from fastapi import APIRouter
 from bummerl.errors import BummerlError
 from bummerl.server.cluster import Elsewhere
 from bummerl.server.database import StorageUnavailable
-from bummerl.server.manager import UnknownTable, room_kind
-from bummerl.server.routes.deps import PartsDep, error, rate_limited
+from bummerl.server.manager import UnknownTable
+from bummerl.server.routes.deps import Parts, PartsDep, error, rate_limited
 from bummerl.server.storage import StorageError, TableData
 
 __all__ = ["router"]
@@ -45,11 +45,10 @@ async def get_sheet(table_id: str, p: PartsDep) -> dict[str, Any]:
     return room.sheet()
 
 
-def _replayed_sheet(p: Any, data: TableData) -> dict[str, Any]:
+def _replayed_sheet(p: Parts, data: TableData) -> dict[str, Any]:
     """The sheet of a stored table, replayed apart from the live one (which another process holds)."""
     try:
-        kind, _ = room_kind(data.variant)
-        room = kind(p.manager, data)
+        room = p.manager.detached(data)
         room.replay_stored()
     except (BummerlError, ValueError, StorageError) as exc:
         raise error(409, "unreadable_table", f"table {data.id} cannot be replayed: {exc}") from None

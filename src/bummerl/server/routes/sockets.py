@@ -16,11 +16,11 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bummerl.server.config import ServerConfig
+from bummerl.server.connections import Closing, Connection
 from bummerl.server.edge import last_client_frame
 from bummerl.server.links import TableLink
 from bummerl.server.manager import TableManager, UnknownTable
 from bummerl.server.messages import error_message
-from bummerl.server.rooms import Closing, Connection
 from bummerl.server.routes.deps import client_of, parts
 from bummerl.server.security import origin_allowed
 
