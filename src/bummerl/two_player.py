@@ -49,14 +49,9 @@ from bummerl.events import Trick as TrickEvent
 from bummerl.position import TwoPlayerPosition
 from bummerl.rules.talon import (
     LEAD_KINDS,
-    close_refusal,
-    declare_refusal,
-    exchange_refusal,
     follow_actions,
     lead_actions,
     lead_refusal,
-    marriage_card_refusal,
-    marriage_refusal,
 )
 from bummerl.rules.tricks import FollowRules, Trick, follow_refusal
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
@@ -67,7 +62,7 @@ __all__ = ["TwoPlayerGame", "player_view"]
 _KING, _OBER = Rank.KING, Rank.OBER
 _PLAY_KIND = ActionKind.PLAY
 _STRICT = FollowRules.STRICT
-_LEAD_KINDS = LEAD_KINDS
+
 _GAME_OVER: Refusal = (Rule.GAME_OVER, "the game is over")
 #: The events that need no new object, by seat and card index: made once (see :meth:`TwoPlayerGame._play`).
 _PLAY_EVENTS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in CARDS) for seat in (0, 1))
@@ -382,7 +377,7 @@ class TwoPlayerGame(Game):
                 return None
             rules = FollowRules.STRICT if self.strict else FollowRules.FREE
             return follow_refusal(card, hand, (lead,), self.trump, rules)
-        if kind not in _LEAD_KINDS:
+        if kind not in LEAD_KINDS:
             return Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
         if self.lead is not None:
             return Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick"
