@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database
 from bummerl.server.scheduler import make_executor
 from bummerl.server.storage import Repository, StorageError
+from bummerl.server.tasks import TaskSet
 from bummerl.server.workers import analyze_record
 
 __all__ = ["AnalysisRunner", "QueueFull"]
@@ -37,7 +37,7 @@ class AnalysisRunner:
         self.db = db
         self.config = config
         self._executor: concurrent.futures.Executor | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = TaskSet()
 
     @property
     def queued(self) -> int:
@@ -60,9 +60,7 @@ class AnalysisRunner:
         if self._executor is None:
             # One worker: an analysis is long and must leave the other cores to the tables.
             self._executor = make_executor(self.config.analysis_executor, 1)
-        task = asyncio.get_running_loop().create_task(self._run(game_id, record))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.spawn(self._run(game_id, record))
         return True
 
     async def _run(self, game_id: int, record: str) -> None:
@@ -92,11 +90,7 @@ class AnalysisRunner:
             wait = min(wait * 2, self.config.storage_retry_max)
 
     async def shutdown(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._tasks.cancel_all()
         if self._executor is not None:
             # An analysis can take a minute: do not wait for it (it is started again next time).
             self._executor.shutdown(wait=False, cancel_futures=True)
