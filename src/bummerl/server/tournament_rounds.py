@@ -55,7 +55,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bummerl.match import Match, TableMatch
+from bummerl.series import ScoredGame, Series
 from bummerl.tournament.formats import (
     FORMATS,
     bracket,
@@ -347,15 +347,16 @@ def winner(format_: str, n: int, history: Sequence[Played]) -> int | None:
     return standings(format_, n, history)[0].player
 
 
-def decide(matches: Sequence[object], unit: str, players: Sequence[int | None]) -> Outcome | None:
-    """The outcome of a table from its matches (the engine's :class:`~bummerl.match.Match` of a two-player table,
-    :class:`~bummerl.match.TableMatch` of a table game, first match first), or ``None`` while it is undecided.
+def decide(matches: Sequence[Series], unit: str, players: Sequence[int | None]) -> Outcome | None:
+    """The outcome of a table from its matches (:class:`~bummerl.series.Series`: a two-player Bummerl, a table
+    game's match to 24; first match first), or ``None`` while it is undecided.
 
     ``unit`` ``"game"``: the table's first game that somebody wins (a game
     nobody wins, 65:65 or a redeal, is followed by the next deal at the same
     table); ``"bummerl"``: its first match, to its end.  ``players`` maps seats
     to participants (``None``: a filler bot, neither winner nor scored).
 
+    >>> from bummerl.match import Match
     >>> m = Match("schnapsen", seed=3)
     >>> g = m.deal_next()
     >>> while not g.is_over:
@@ -378,25 +379,24 @@ def decide(matches: Sequence[object], unit: str, players: Sequence[int | None]) 
             {p: points[s] for s in seats if (p := players[s]) is not None},
         )
 
-    if isinstance(first, Match):
-        if unit == "game":
-            for game in first.history:
-                w = game.result.winner
-                if w is not None:
-                    return outcome([w], {s: game.points if s == w else 0 for s in seats})
-            return None
-        if first.winner is None:
-            return None
-        return outcome([first.winner], dict(enumerate(first.points)))
-    if isinstance(first, TableMatch):
-        if unit == "game":
-            for result in first.results:
-                if result.winners:
-                    return outcome(result.winners, {s: result.points_of(s) for s in seats})
-            return None
-        if not first.is_over:
-            return None
-        return outcome(
-            [s for s in seats if first.side_of(s) in first.winners], {s: first.scores[first.side_of(s)] for s in seats}
-        )
-    raise TypeError(f"not a match of this engine: {type(first).__name__}")
+    def winners(h: ScoredGame) -> list[int]:
+        """The seats that won game ``h`` (none for a game nobody wins, 65:65 or a redeal)."""
+        at = first.players_of(h.index)
+        return [at[g] for g in range(len(at)) if h.result.points_of(g) > 0]
+
+    if unit == "game":
+        for h in first.history:
+            won = winners(h)
+            if won:
+                return outcome(won, {s: h.points if s in won else 0 for s in seats})
+        return None
+    if not first.is_over:
+        return None
+    # What each side was credited over the match: a Bummerl's game points, a table game's points towards 24.
+    credited = [0] * first.sides
+    for h in first.history:
+        for side in {first.side_of(s) for s in winners(h)}:
+            credited[side] += h.points
+    return outcome(
+        [s for s in seats if first.side_of(s) in first.winners], {s: credited[first.side_of(s)] for s in seats}
+    )
