@@ -75,11 +75,6 @@ def test_circles_are_found() -> None:
     assert sorted(sorted(c) for c in circles(graph)) == [["a", "b", "c"], ["d", "e"]]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 23: the server's circle (manager, tables, table_games, schnorps_tables, links, cluster) is being"
-    " taken apart; remove this mark when it is gone",
-)
 def test_the_package_has_no_import_circle() -> None:
     """No strongly connected component of more than one module, but the allowed plugin loads."""
     graph = grimp.build_graph("bummerl")
