@@ -60,7 +60,7 @@ Hosts keep what is theirs (names, storage, messages) and ask the series the rest
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from bummerl.cards import Card
 from bummerl.game import Game
@@ -68,9 +68,9 @@ from bummerl.match import Match, TableMatch
 from bummerl.rules.result import Result
 from bummerl.schnorps_round import SchnorpsRound
 from bummerl.variants import TableVariant, TwoPlayerVariant, Variant, find_variant
-from bummerl.view import MatchContext
+from bummerl.view import MatchContext, PlayerView, View, with_match
 
-__all__ = ["Result", "ScoredGame", "Series", "new_series"]
+__all__ = ["Result", "ScoredGame", "Series", "bot_view", "new_series"]
 
 
 class ScoredGame(Protocol):
@@ -294,3 +294,18 @@ def new_series(
     except KeyError:  # pragma: no cover - every family has its series
         raise ValueError(f"{v.title} has no series") from None
     return make(v, seats, seed, first_dealer, target, deal_key)
+
+
+def bot_view(game: Game, seat: int, context: MatchContext | None) -> View:
+    """The view a bot at ``seat`` of ``game`` decides on: the seat's view, with the match ``context`` that its
+    series gives (:meth:`Series.context`), so that a bot plays for the match in the arena, the terminal and at a
+    web table alike.
+
+    >>> s = new_series("schnapsen", seed=3, target=5)
+    >>> bot_view(s.deal_next(), 1, s.context()).match.needed
+    (5, 5)
+    """
+    view = game.view(seat)
+    # Only a two-player match gives a context (a round's balances and the table games' sides are no two-seat
+    # race), so a view with one is a PlayerView.
+    return view if context is None else with_match(cast(PlayerView, view), context)

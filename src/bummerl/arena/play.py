@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from bummerl.actions import Action
 from bummerl.arena.families import Result, family_of
@@ -39,8 +39,9 @@ from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT, BotFault, ProcessBot, parse_command
 from bummerl.record import GameRecord
+from bummerl.series import bot_view
 from bummerl.variants import Variant
-from bummerl.view import MatchContext, PlayerView, with_match
+from bummerl.view import MatchContext
 
 __all__ = [
     "BotPool",
@@ -121,9 +122,7 @@ def play_game(
     while fault is None and not game.is_over:
         seat = game.to_move
         player = players[seat]
-        view = game.view(seat)
-        if match is not None:
-            view = with_match(cast(PlayerView, view), match)
+        view = bot_view(game, seat, match)
         times = player.times
         start = 0.0 if times is None else time.perf_counter()
         try:

@@ -25,17 +25,17 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from bummerl.actions import Action
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
 from bummerl.match import Match, TableMatch
-from bummerl.series import Series
+from bummerl.series import Series, bot_view
 from bummerl.text import Words, menu_label, result_sentence, table_label, table_result_lines, view_lines
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
 from bummerl.variants.bauernschnapsen import TableResult
-from bummerl.view import PlayerView, with_match
+from bummerl.view import View
 
 __all__ = ["PlayMatch", "TableGameMatch", "TwoPlayerMatch", "play_match"]
 
@@ -71,7 +71,7 @@ class PlayMatch(abc.ABC):
         """Score ``game``, the current game, which is over."""
         self.series.complete(game)
 
-    def bot_view(self, game: Game, seat: int) -> Any:
+    def bot_view(self, game: Game, seat: int) -> View:
         """The view a bot at game seat ``seat`` decides on: the seat's view with the match context where the series
         gives one (:meth:`bummerl.match.Match.context`: the score sheet both players see), so that a bot plays for
         the match here as in the arena and at a web table.
@@ -81,10 +81,7 @@ class PlayMatch(abc.ABC):
         >>> m.bot_view(m.deal_next(), 1).match.needed
         (5, 5)
         """
-        view = game.view(seat)
-        context = self.series.context()
-        # Only a two-player match gives a context (Series.context), so the view is a PlayerView.
-        return view if context is None else with_match(cast(PlayerView, view), context)
+        return bot_view(game, seat, self.series.context())
 
     def game_header(self, game: Game, w: Words) -> str:
         """Who deals (and plays) the game just dealt."""
