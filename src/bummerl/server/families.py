@@ -169,9 +169,15 @@ class TwoPlayerFamily(_TwoPlayerGames):
         first = previous.next_dealer if previous is not None else None
         return new_series(variant, seats=2, seed=seed, first_dealer=first, target=data.target, deal_key=_keyed(data, k))
 
-    def match_json(self, room: Room) -> dict[str, Any]:
+    @staticmethod
+    def _match(room: Room) -> Match:
         match = room.match
-        assert isinstance(match, Match)  # the two-player family plays Bummerl (or Marken) matches only
+        # Narrowing, not a choice: this family's series are Bummerl (or Marken) matches (its new_series).
+        assert isinstance(match, Match)
+        return match
+
+    def match_json(self, room: Room) -> dict[str, Any]:
+        match = self._match(room)
         over = [m for m in room.matches if m.is_over]
         return {
             "kind": match.kind,
@@ -190,8 +196,7 @@ class TwoPlayerFamily(_TwoPlayerGames):
 
     def record(self, room: Room, index: int) -> GameRecord:
         """The record of game ``index`` of the current match, with the table's tags."""
-        match = room.match
-        assert isinstance(match, Match)
+        match = self._match(room)
         tags = {
             "Event": "Bummerl web table",
             "Site": "bummerl serve",
@@ -206,8 +211,8 @@ class TwoPlayerFamily(_TwoPlayerGames):
         return dataclasses.replace(game, tags={k: v for k, v in game.tags.items() if k != "Match"})
 
     def finish(self, room: Room) -> tuple[FinishedGame, dict[str, Any], dict[str, Any]]:
-        match, info = room.match, room.info
-        assert isinstance(match, Match) and info is not None
+        match, info = self._match(room), room.info
+        assert info is not None
         record = self.record(room, len(match.games) - 1)
         assert record.result is not None
         result = result_to_json(record.result)
@@ -290,7 +295,8 @@ class SchnorpsRoundFamily(_TwoPlayerGames):
     @staticmethod
     def _round(room: Room) -> SchnorpsRound:
         r = room.match
-        assert isinstance(r, SchnorpsRound)  # this family plays rounds only
+        # Narrowing, not a choice: this family's series are Schnorps rounds (its new_series).
+        assert isinstance(r, SchnorpsRound)
         return r
 
     def match_json(self, room: Room) -> dict[str, Any]:

@@ -167,6 +167,8 @@ def advise(view: Mapping[str, Any], settings: HintSettings | None = None) -> dic
     if len(legal) == 1:
         return _advice("forced", legal[0], {}, legal)
     seed = view_seed(view)
+    # The two engines' searches differ (the two-player solver and sampler, the table search): the view's type
+    # picks its search, as the bots' registry does.
     if isinstance(seat_view, PlayerView):
         return _two_player(seat_view, legal, seed, s)
     return _table(seat_view, legal, seed, s)
@@ -276,6 +278,8 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
     if not declares:
         return {}
     view = game.view(seat)
+    # A two-player view of a variant that hides the running Augen (scharf) says so with ``augen`` None; a table
+    # view always counts them.
     if isinstance(view, PlayerView) and view.augen is None:
         return {a.token: {"wins": None, "augen": None} for a in declares}
     out: dict[str, dict[str, Any]] = {}
@@ -284,6 +288,7 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
         after.apply(action)
         result = after.result
         assert result is not None, "a declaration ends the game"
+        # A table game's result counts Augen per side (declarer's, defenders'), a two-player one per seat.
         side = view.side[seat] if isinstance(view, TableView) else seat
         out[action.token] = {"wins": result.points_of(seat) > 0, "augen": result.augen[side]}
     return out
