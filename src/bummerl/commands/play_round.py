@@ -41,7 +41,7 @@ from bummerl.game import Game
 from bummerl.i18n import Messages
 from bummerl.rng import derive_seed
 from bummerl.schnorps_round import SchnorpsRound
-from bummerl.text import Narrator, Words, menu_label
+from bummerl.text import Words, menu_label
 from bummerl.variants import GameResult, TwoPlayerVariant, Variant
 from bummerl.view import PlayerView
 
@@ -212,7 +212,6 @@ class RoundSession(PlaySession):
         self._msgs = msgs
         self.hot_seat = hot_seat
         self.words = self._words(None)
-        self.narrator = Narrator(self.words)
         self._names = card_names(self.variant.deck_size, faces)
 
     def _words(self, game_seat: int | None) -> RoundWords:
@@ -234,36 +233,23 @@ class RoundSession(PlaySession):
     def seats(self) -> int:
         return self.match.round.participants
 
-    def _play_game(self, game: Game) -> None:
-        r = self.match.round
-        players = r.next_players
+    def _story(self, players: Sequence[int]) -> Words:
         at_console = [g for g in (0, 1) if players[g] in self.humans]
         # Told from the side of the one person at the console who plays; else as a spectator sees it.
-        story = self._words(at_console[0] if len(at_console) == 1 and not self.hot_seat else None)
-        self.words = story
-        narrator = Narrator(story, lambda result: self.match.result_lines(result, story))
-        say = self.console.say
-        say()
-        say(self.match.game_header(game, story))
-        if self.participant not in players and not self.hot_seat:
-            say(story("round_you_wait"))
-        while not game.is_over:
-            g = game.to_move
-            p = players[g]
-            if p in self.bots:
-                # No match context: a round's balances among 3 or 4 are no two-seat race to a target
-                # (bummerl.view.MatchContext), so its bots play each game for its Marken.
-                action = self.bots[p].choose(self.match.bot_view(game, g))
-            else:
-                if self.hot_seat:
-                    answer = self.console.ask(story("round_handover", who=self.match.labels[p]))
-                    if answer is None:
-                        raise QuitGame(eof=True)
-                self.seat = g
-                self.words = self._words(g)
-                try:
-                    action = self._ask_action(game)
-                finally:
-                    self.words = story
-            for line in narrator.tell(game.apply(action)):
-                say(line)
+        self.words = self._words(at_console[0] if len(at_console) == 1 and not self.hot_seat else None)
+        return self.words
+
+    def _waiting(self, players: Sequence[int], story: Words) -> list[str]:
+        return [story("round_you_wait")] if self.participant not in players and not self.hot_seat else []
+
+    def _human_action(self, game: Game, seat: int, player: int, story: Words) -> Action:
+        if self.hot_seat:
+            answer = self.console.ask(story("round_handover", who=self.match.labels[player]))
+            if answer is None:
+                raise QuitGame(eof=True)
+        self.seat = seat
+        self.words = self._words(seat)
+        try:
+            return self._ask_action(game)
+        finally:
+            self.words = story

@@ -165,7 +165,6 @@ class PlaySession:
             s: make_bot(name, derive_seed(seed, _BOT_STREAM, s), self.variant) for s, name in names.items()
         }
         self.words = Words(Messages(lang), faces, self.variant, seat)
-        self.narrator = Narrator(self.words, lambda result: self.match.result_lines(result, self.words))
         self._names = card_names(self.variant.deck_size, faces)
 
     @property
@@ -254,18 +253,36 @@ class PlaySession:
 
     # ------------------------------------------------------------------ a game
     def _play_game(self, game: Game) -> None:
-        w, say = self.words, self.console.say
+        """Play ``game``, the series' current one: each game seat is a series seat, a bot's or a person's."""
+        series, say = self.match.series, self.console.say
+        players = series.players_of(len(series.games) - 1)
+        story = self._story(players)
+        narrator = Narrator(story, lambda result: self.match.result_lines(result, story))
         say()
-        say(self.match.game_header(game, w))
-        self.narrator.new_game()
+        say(self.match.game_header(game, story))
+        for line in self._waiting(players, story):
+            say(line)
         while not game.is_over:
             seat = game.to_move
-            if seat == self.seat:
-                action = self._ask_action(game)
+            bot = self.bots.get(players[seat])
+            if bot is not None:
+                action = bot.choose(self.match.bot_view(game, seat))
             else:
-                action = self.bots[seat].choose(self.match.bot_view(game, seat))
-            for line in self.narrator.tell(game.apply(action)):
+                action = self._human_action(game, seat, players[seat], story)
+            for line in narrator.tell(game.apply(action)):
                 say(line)
+
+    def _story(self, players: Sequence[int]) -> Words:
+        """Whose side a game of ``players`` (the series seats at its game seats) is told from: yours."""
+        return self.words
+
+    def _waiting(self, players: Sequence[int], story: Words) -> list[str]:
+        """What is said to whoever waits this game (nobody waits in a match)."""
+        return []
+
+    def _human_action(self, game: Game, seat: int, player: int, story: Words) -> Action:
+        """The action a person at the console chooses for game seat ``seat`` (series seat ``player``)."""
+        return self._ask_action(game)
 
     # ------------------------------------------------------------------- input
     def _ask_action(self, game: Game) -> Action:
