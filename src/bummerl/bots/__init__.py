@@ -344,6 +344,8 @@ _BUILTIN_MODULES: list[str] = ["bummerl.bots.levels"]
 
 def _openspiel(kind: str) -> Callable[[int, Variant], Bot]:
     def factory(seed: int, variant: Variant) -> Bot:
+        # Loaded when such a bot is made, never before: it needs the optional `openspiel` extra (numpy,
+        # open_spiel), and it sits in the rl layer above the bots (pyproject.toml's one ignored import).
         from bummerl.rl.openspiel_bots import make_openspiel_bot
 
         return make_openspiel_bot(kind, seed, variant)
