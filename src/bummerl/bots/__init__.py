@@ -45,6 +45,7 @@ everywhere (lobby, table, history):
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol, overload, runtime_checkable
 
@@ -324,8 +325,6 @@ def _load_builtin() -> None:
     if _BUILTIN_LOADED:
         return
     _BUILTIN_LOADED = True
-    import importlib
-
     for module in _BUILTIN_MODULES:
         importlib.import_module(module)
 

@@ -23,6 +23,7 @@ from typing import Any
 from bummerl.analysis import EVALUATORS, THRESHOLD, Analysis, Evaluator, analyze, make_evaluator
 from bummerl.errors import BummerlError
 from bummerl.game import Game
+from bummerl.record import MatchRecord, loads_all
 
 __all__ = ["add_parser", "load_games", "run"]
 
@@ -66,8 +67,6 @@ def load_games(text: str) -> list[Game]:
     >>> [len(x.actions) for x in load_games(dumps(GameRecord.from_game(g)) + "\\n" + dumps(GameRecord.from_game(t)))]
     [1, 1]
     """
-    from bummerl.record import MatchRecord, loads_all
-
     games: list[Game] = []
     for rec in loads_all(text):
         if isinstance(rec, MatchRecord):

@@ -31,6 +31,7 @@ from bummerl.actions import Action
 from bummerl.errors import UnknownVariantError
 from bummerl.game import Game
 from bummerl.match import Match, TableMatch
+from bummerl.record import GameRecord, MatchRecord, dumps
 from bummerl.series import Series, bot_view
 from bummerl.text import Words, menu_label, result_sentence, table_label, table_result_lines, view_lines
 from bummerl.variants import GameResult, TableVariant, TwoPlayerVariant, Variant
@@ -154,8 +155,6 @@ class TwoPlayerMatch(PlayMatch):
         return menu_label(action, view, w.msgs, w.faces)
 
     def dumps(self, seats: Mapping[int, str]) -> str:
-        from bummerl.record import MatchRecord, dumps
-
         tags = {f"Seat{s}": name for s, name in seats.items()}
         return dumps(MatchRecord.from_match(self.match, Event=EVENT, **tags))
 
@@ -193,8 +192,6 @@ class TableGameMatch(PlayMatch):
         return table_label(action, view, w)
 
     def dumps(self, seats: Mapping[int, str]) -> str:
-        from bummerl.record import GameRecord, dumps
-
         names = {f"Seat{s}": name for s, name in seats.items()}
         match, texts = self.match, []
         for i, game in enumerate(match.games):

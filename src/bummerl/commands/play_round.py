@@ -39,6 +39,7 @@ from bummerl.commands.play_session import HUMAN_SEAT, Console, PlaySession, Quit
 from bummerl.commands.play_text import card_names
 from bummerl.game import Game
 from bummerl.i18n import Messages
+from bummerl.record import GameRecord, dumps
 from bummerl.rng import derive_seed
 from bummerl.schnorps_round import SchnorpsRound
 from bummerl.text import Words, menu_label
@@ -156,8 +157,6 @@ class RoundMatch(PlayMatch):
     def dumps(self, seats: Mapping[int, str]) -> str:
         """One game record per game, each naming its two players and the round's balances (no ``Match`` tag:
         a round has no match record, so each game is read on its own)."""
-        from bummerl.record import GameRecord, dumps
-
         r = self.round
         names = [seats[p] for p in range(r.participants)]
         texts = []
