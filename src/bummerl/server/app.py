@@ -40,6 +40,7 @@ from bummerl.server.config import ServerConfig
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.limits import RateLimits
 from bummerl.server.manager import TableManager
+from bummerl.server.players import PlayerStore
 from bummerl.server.rooms import MessageTap
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
@@ -49,6 +50,7 @@ from bummerl.server.routes.deps import Parts
 from bummerl.server.security import BodyLimit, SecurityHeaders, install_log_redaction
 from bummerl.server.storage import Repository, StorageError
 from bummerl.server.storage import database_url as normalized_url
+from bummerl.server.tournaments import TournamentService
 
 __all__ = ["create_app"]
 
@@ -92,6 +94,8 @@ def create_app(
             api=cfg.api_rate,
             connect=cfg.connect_rate,
         ),
+        players=PlayerStore(repo),
+        tournaments=TournamentService(repo, manager, cfg, cfg.tournaments),
     )
 
     @contextlib.asynccontextmanager

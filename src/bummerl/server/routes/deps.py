@@ -21,7 +21,9 @@ from bummerl.server.config import ServerConfig
 from bummerl.server.errors import RequestError
 from bummerl.server.limits import Limited, RateLimits
 from bummerl.server.manager import TableManager
+from bummerl.server.players import PlayerStore
 from bummerl.server.storage import Repository
+from bummerl.server.tournaments import TournamentService
 
 __all__ = ["Parts", "PartsDep", "app_parts", "check_rate", "client_of", "error", "parts", "rate_limited", "refused"]
 
@@ -35,6 +37,9 @@ class Parts:
     manager: TableManager
     analyses: AnalysisRunner
     rates: RateLimits
+    #: The players' device keys, transfer codes and statistics.
+    players: PlayerStore
+    tournaments: TournamentService
 
 
 def parts(connection: HTTPConnection) -> Parts:

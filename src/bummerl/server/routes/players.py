@@ -37,36 +37,12 @@ from bummerl.server.players import (
     GameOutcome,
     PlayerData,
     PlayerError,
-    PlayerStore,
     statistics,
 )
-from bummerl.server.routes.deps import Parts, check_rate, client_of, error, rate_limited, refused
+from bummerl.server.routes.deps import PartsDep, check_rate, client_of, error, rate_limited, refused
 
-__all__ = ["PlayerService", "router", "service_of"]
+__all__ = ["router"]
 
-
-class PlayerService:
-    """The app's players: their store, and the app's parts (the database threads, the rate limits)."""
-
-    def __init__(self, parts: Parts) -> None:
-        self.parts = parts
-        self.store = PlayerStore(parts.repo)
-
-
-def service_of(app: Any) -> PlayerService:
-    """The app's player service, made on first use from its parts."""
-    found: PlayerService | None = getattr(app.state, "players", None)
-    if found is None:
-        found = PlayerService(app.state.parts)
-        app.state.players = found
-    return found
-
-
-def _service(connection: HTTPConnection) -> PlayerService:
-    return service_of(connection.app)
-
-
-ServiceDep = Annotated[PlayerService, Depends(_service)]
 
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")])
 
@@ -103,11 +79,9 @@ def _key(authorization: str | None) -> str:
     return key
 
 
-async def _player(
-    service: ServiceDep, authorization: Annotated[str | None, Header(max_length=512)] = None
-) -> PlayerData:
+async def _player(p: PartsDep, authorization: Annotated[str | None, Header(max_length=512)] = None) -> PlayerData:
     key = _key(authorization)
-    player = await service.parts.manager.db.run(service.store.player_of, key)
+    player = await p.manager.db.run(p.players.player_of, key)
     if player is None:
         raise error(401, "no_player", "this device's player key is unknown (forgotten, or from another server)")
     return player
@@ -136,9 +110,9 @@ def _recent(outcome: GameOutcome) -> dict[str, Any]:
 
 
 @router.post("/players", status_code=201)
-async def post_player(body: NewPlayer, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
-    check_rate(service.parts, "create", client_of(connection))
-    player, key = await service.parts.manager.db.run(service.store.create, body.name)
+async def post_player(body: NewPlayer, connection: HTTPConnection, p: PartsDep) -> dict[str, Any]:
+    check_rate(p, "create", client_of(connection))
+    player, key = await p.manager.db.run(p.players.create, body.name)
     return {**_player_json(player), "key": key}
 
 
@@ -148,24 +122,24 @@ async def get_me(player: PlayerDep) -> dict[str, Any]:
 
 
 @router.patch("/players/me")
-async def patch_me(body: NewPlayer, player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
-    await service.parts.manager.db.run(service.store.rename, player.id, body.name)
+async def patch_me(body: NewPlayer, player: PlayerDep, p: PartsDep) -> dict[str, Any]:
+    await p.manager.db.run(p.players.rename, player.id, body.name)
     return {**_player_json(player), "name": body.name}
 
 
 @router.delete("/players/me/key", status_code=204)
 async def delete_key(
-    player: PlayerDep, service: ServiceDep, authorization: Annotated[str | None, Header(max_length=512)] = None
+    player: PlayerDep, p: PartsDep, authorization: Annotated[str | None, Header(max_length=512)] = None
 ) -> Response:
-    await service.parts.manager.db.run(service.store.forget_key, _key(authorization))
+    await p.manager.db.run(p.players.forget_key, _key(authorization))
     return Response(status_code=204)
 
 
 @router.post("/players/me/transfer", status_code=201)
-async def post_transfer(player: PlayerDep, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
-    check_rate(service.parts, "create", client_of(connection))
+async def post_transfer(player: PlayerDep, connection: HTTPConnection, p: PartsDep) -> dict[str, Any]:
+    check_rate(p, "create", client_of(connection))
     try:
-        code, expires = await service.parts.manager.db.run(service.store.issue_code, player.id)
+        code, expires = await p.manager.db.run(p.players.issue_code, player.id)
     except PlayerError as exc:
         raise refused(exc) from None
     at = dt.datetime.fromtimestamp(expires, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -173,18 +147,17 @@ async def post_transfer(player: PlayerDep, connection: HTTPConnection, service: 
 
 
 @router.post("/players/transfer")
-async def post_redeem(body: Redeem, connection: HTTPConnection, service: ServiceDep) -> dict[str, Any]:
-    check_rate(service.parts, "join", client_of(connection))
+async def post_redeem(body: Redeem, connection: HTTPConnection, p: PartsDep) -> dict[str, Any]:
+    check_rate(p, "join", client_of(connection))
     try:
-        player, key = await service.parts.manager.db.run(service.store.redeem, body.code)
+        player, key = await p.manager.db.run(p.players.redeem, body.code)
     except PlayerError as exc:
         raise refused(exc) from None
     return {**_player_json(player), "key": key}
 
 
 @router.post("/players/me/seats")
-async def post_seat(body: ClaimSeat, player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
-    p = service.parts
+async def post_seat(body: ClaimSeat, player: PlayerDep, p: PartsDep) -> dict[str, Any]:
     seat = (
         await p.manager.db.run(p.repo.seat_of, body.table_id, body.token) if TABLE_ID.fullmatch(body.table_id) else None
     )
@@ -192,7 +165,7 @@ async def post_seat(body: ClaimSeat, player: PlayerDep, service: ServiceDep) -> 
         raise error(403, "bad_token", "this token holds no seat at this table")
     # Another device that opened the seat's link first, or another seat of this player at the table, is no error:
     # whoever holds the token may play the seat anywhere; the answer says that nothing was recorded, and why.
-    result = await p.manager.db.run(service.store.claim_seat, player.id, body.table_id, seat)
+    result = await p.manager.db.run(p.players.claim_seat, player.id, body.table_id, seat)
     return {
         "table_id": body.table_id,
         "seat": seat,
@@ -202,8 +175,8 @@ async def post_seat(body: ClaimSeat, player: PlayerDep, service: ServiceDep) -> 
 
 
 @router.get("/players/me/stats")
-async def get_stats(player: PlayerDep, service: ServiceDep) -> dict[str, Any]:
-    outcomes, more = await service.parts.manager.db.run(service.store.outcomes, player.id)
+async def get_stats(player: PlayerDep, p: PartsDep) -> dict[str, Any]:
+    outcomes, more = await p.manager.db.run(p.players.outcomes, player.id)
     return {
         **_player_json(player),
         **statistics(outcomes),

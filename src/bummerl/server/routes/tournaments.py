@@ -39,12 +39,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bummerl.server.messages import PlayerName
-from bummerl.server.routes.deps import Parts, client_of, rate_limited, refused
+from bummerl.server.routes.deps import app_parts, client_of, parts, rate_limited, refused
 from bummerl.server.tournament_rounds import MAX_ROUNDS
 from bummerl.server.tournament_store import TournamentData, TournamentError
 from bummerl.server.tournaments import TournamentService
 
-__all__ = ["CreateTournament", "JoinTournament", "router", "service", "service_of"]
+__all__ = ["CreateTournament", "JoinTournament", "router", "service"]
 
 #: The most participants a request may ask for (the service's settings may allow fewer).
 MAX_PLAYERS = 64
@@ -52,7 +52,7 @@ MAX_PLAYERS = 64
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    found = service_of(app)
+    found = app_parts(app).tournaments
     found.start_polling()
     try:
         yield
@@ -63,19 +63,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 router = APIRouter(prefix="/api", dependencies=[rate_limited("api")], lifespan=_lifespan)
 
 
-def service_of(app: Any) -> TournamentService:
-    """The app's tournament service, made on first use from its parts (bounded by ``config.tournaments``)."""
-    found: TournamentService | None = getattr(app.state, "tournaments", None)
-    if found is None:
-        p: Parts = app.state.parts
-        found = TournamentService(p.repo, p.manager, p.config, p.config.tournaments)
-        app.state.tournaments = found
-    return found
-
-
 def service(connection: HTTPConnection) -> TournamentService:
     """The app's tournament service, for ``Depends``."""
-    return service_of(connection.app)
+    return parts(connection).tournaments
 
 
 ServiceDep = Annotated[TournamentService, Depends(service)]
