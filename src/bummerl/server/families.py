@@ -437,7 +437,7 @@ class TableGameFamily(Family):
     def match_json(self, room: Room) -> dict[str, Any]:
         match = room.match
         return {
-            "kind": "teams" if match.sides < match.seats else "seats",
+            "kind": "teams" if room.variant.teams else "seats",
             "target": match.target,
             "match_no": len(room.matches),
             "game_no": len(match.games),

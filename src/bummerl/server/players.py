@@ -609,6 +609,7 @@ def statistics(outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
     rows = []
     for (variant, opponent), games in sorted(groups.items()):
         row: dict[str, Any] = {"variant": variant, "opponent": opponent, **_counts(games), "rating": None}
+        # A rating is against one opponent: only a game of two has one (a table game's seats are several).
         if games[0].players == 2 and opponent not in ("friend", "mixed"):
             rating = rating_against(_SCORE[o.outcome] for o in games)
             if rating is not None:

@@ -294,7 +294,7 @@ class Family(abc.ABC):
             "aliases": list(variant.aliases),
             "kind": self.kind,
             "players": players,
-            "teams": players == 4,
+            "teams": bool(variant.teams),
             "deck_size": variant.deck_size,
             "hand_size": variant.hand_size,
             "target": self.match_target(variant, None),
@@ -471,11 +471,8 @@ class Room:
         return self.family.match_json(self)
 
     def team(self, seat: int) -> int | None:
-        """The team of ``seat`` where seats play in teams (Bauernschnapsen), else ``None``."""
-        if not self.matches:
-            return None
-        match = self.matches[-1]
-        return match.side_of(seat) if match.sides < match.seats else None
+        """The team of ``seat`` where seats play in teams (the variant's ``teams``: Bauernschnapsen), else ``None``."""
+        return next((team for team, seats in enumerate(self.variant.teams) if seat in seats), None)
 
     # ------------------------------------------------------------------- seats
     @property
