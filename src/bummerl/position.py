@@ -57,6 +57,7 @@ from typing import NamedTuple
 
 from bummerl.cards import Card, Rank, Suit, card_order, deck, format_cards, marriage_value, parse_cards
 from bummerl.errors import PositionError
+from bummerl.rules.going_out import counted_augen
 from bummerl.rules.options import format_variant, parse_variant
 from bummerl.variants import TwoPlayerVariant
 
@@ -287,10 +288,8 @@ def _check_reachable(
 
 def _augen(p: int, trump: Suit, won: list[list[Card]], marriages: list[tuple[int, Suit]]) -> int:
     """Counted Augen of seat ``p``: tricks, plus marriages once a trick is won."""
-    augen = sum(c.augen for c in won[p])
-    if won[p]:
-        augen += sum(marriage_value(s, trump) for q, s in marriages if q == p)
-    return augen
+    marriage_augen = sum(marriage_value(s, trump) for q, s in marriages if q == p)
+    return counted_augen(sum(c.augen for c in won[p]), marriage_augen, bool(won[p]))
 
 
 def _hand(cards: list[Card], known: set[Card]) -> str:

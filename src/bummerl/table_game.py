@@ -72,6 +72,7 @@ from bummerl.events import (
 )
 from bummerl.events import Contract as ContractEvent
 from bummerl.events import Trick as TrickEvent
+from bummerl.rules.going_out import GOING_OUT, counted_augen
 from bummerl.rules.options import format_variant, parse_variant
 from bummerl.rules.tricks import FollowRules, TableTrick, follow_refusal, legal_follows, trick_winner
 from bummerl.variants.bauernschnapsen import (
@@ -329,9 +330,7 @@ class TableGame(Game):
         """Counted Augen of a side (0 declarer's, 1 defenders'): tricks, and
         marriages once the side has a trick (seeds/003: "Die Ansage zählt nur wenn
         auch ein Stich erzielt wurde")."""
-        if self.side_tricks[side]:
-            return self.side_trick_augen[side] + self.side_marriage_augen[side]
-        return self.side_trick_augen[side]
+        return counted_augen(self.side_trick_augen[side], self.side_marriage_augen[side], self.side_tricks[side] > 0)
 
     def may_bid(self, seat: int, contract: Contract) -> bool:
         """Whether ``seat`` has the right and the cards to bid ``contract`` (ignoring the auction)."""
@@ -982,7 +981,7 @@ class TableGame(Game):
             return
         if goal is Goal.FIRST_TRICKS_66:
             if len(self.tricks) == c.goal_tricks:
-                self._finish_contract(won=self.augen(0) >= 66)
+                self._finish_contract(won=self.augen(0) >= GOING_OUT)
         elif last:
             self._finish_contract(won=True)
 
@@ -995,7 +994,7 @@ class TableGame(Game):
         mine = self.side[p]
         other = 1 - mine
         points = siegpunkte(self.augen(other), self.side_tricks[other] > 0)
-        if self.augen(mine) >= 66:
+        if self.augen(mine) >= GOING_OUT:
             self._finish_side(mine, points, TableEndReason.DECLARED)
         else:
             self._finish_side(other, points, TableEndReason.WRONG_DECLARATION)

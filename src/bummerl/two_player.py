@@ -47,6 +47,7 @@ from bummerl.errors import BummerlError, IllegalActionError, PositionError, Refu
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
 from bummerl.events import Trick as TrickEvent
 from bummerl.position import TwoPlayerPosition
+from bummerl.rules.going_out import GOING_OUT, counted_augen
 from bummerl.rules.talon import (
     LEAD_KINDS,
     follow_actions,
@@ -293,9 +294,7 @@ class TwoPlayerGame(Game):
 
     def augen(self, player: int) -> int:
         """Counted Augen: tricks plus marriages, these only once a trick is won."""
-        if self.tricks_won[player]:
-            return self.trick_augen[player] + self.marriage_augen[player]
-        return self.trick_augen[player]
+        return counted_augen(self.trick_augen[player], self.marriage_augen[player], self.tricks_won[player] > 0)
 
     # ------------------------------------------------------------ generation
     def legal_actions(self) -> list[Action]:
@@ -419,7 +418,7 @@ class TwoPlayerGame(Game):
         if kind is ActionKind.MARRIAGE:
             card: Card = action.card  # type: ignore[assignment]
             shown = self._announce(p, card.suit)
-            if self.variant.auto_declare and self.tricks_won[p] and self.augen(p) >= 66:
+            if self.variant.auto_declare and self.tricks_won[p] and self.augen(p) >= GOING_OUT:
                 # The marriage brought 66: the game ends before the card is led.
                 return (shown, Declare(p), self._finish_declaration(p))
             return (shown, *self._play(p, card))
@@ -520,7 +519,7 @@ class TwoPlayerGame(Game):
                 self.trick_augen[winner] += v.last_trick_bonus
             result = self.result = v.score_end_of_cards(self, winner)
             return (*events, GameEnd(result))
-        if v.auto_declare and self.augen(winner) >= 66:
+        if v.auto_declare and self.augen(winner) >= GOING_OUT:
             return (*events, Declare(winner), self._finish_declaration(winner))
         return events
 

@@ -4,6 +4,7 @@
   record of a completed trick for two seats and for the table;
 * :mod:`bummerl.rules.talon`: the two-player talon's rules for the player on lead (exchanging, closing,
   marriages, going out) and the legal actions they give;
+* :mod:`bummerl.rules.going_out`: 66 go out, marriages counting once their side has a trick (both families);
 * :mod:`bummerl.rules.options`: the ``variant:name=value,...`` text of a variant and its options, formatted and
   parsed in one place (positions, records, bots);
 * :mod:`bummerl.rules.result`: what every game's result states (:class:`~bummerl.rules.result.Result`).

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Protocol
 
 from bummerl.cards import Rank, siegpunkte
 from bummerl.errors import UnknownVariantError
+from bummerl.rules.going_out import GOING_OUT
 from bummerl.variants.base import Variant, register_base
 
 __all__ = ["EndReason", "GameResult", "SchnorpsVariant", "ScoringState", "TwoPlayerVariant", "marken"]
@@ -244,7 +245,7 @@ class TwoPlayerVariant(Variant):
     @property
     def target(self) -> int:
         """Augen needed to go out."""
-        return 66
+        return GOING_OUT
 
     # ---- scoring hooks ----
     def score_declaration(self, game: ScoringState, declarer: int) -> GameResult:
