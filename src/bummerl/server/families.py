@@ -105,9 +105,6 @@ class _TwoPlayerGames(Family):
     def read_record(self, text: str) -> GameRecord:
         return read_game_record(text)
 
-    def record_json(self, text: str) -> str:
-        return dumps(read_game_record(text), "json")
-
     def finished_details(self, game_id: int, record: str) -> dict[str, Any]:
         read = read_game_record(record)
         dealt = TwoPlayerGame.from_deck(read.variant, read.deck, read.dealer)
