@@ -850,11 +850,11 @@ def test_the_deal_passes_to_vorhand_and_stays_after_a_redeal() -> None:
     """seeds/003: "Am Ende jeden Spiels wird der Rufer zum Geber"; after a redeal (seeds/003,
     "so muss neu gemischt werden") the same dealer deals again."""
     m = TableMatch("bauernschnapsen", seed=3, first_dealer=2)
-    assert m.table.dealer == 2
+    assert m.deal_next().dealer == 2
     m.score(TableResult("normal", 3, (1, 3), 1, TableEndReason.LAST_TRICK, (60, 60)))
-    assert m.table.dealer == 3
+    assert m.deal_next().dealer == 3
     m.score(TableResult("", None, (), 0, TableEndReason.REDEAL, (0, 0)))
-    assert m.table.dealer == 3
+    assert m.deal_next().dealer == 3
     assert m.scores == [0, 1]
 
 
@@ -863,12 +863,12 @@ def test_a_whole_match_with_bots_ends_correctly() -> None:
     from bummerl.bots import make_bot
 
     m = TableMatch("bauernschnapsen", seed=5)
-    bots = [make_bot("heuristic", seed=s, variant=m.table.variant) for s in range(4)]
+    bots = [make_bot("heuristic", seed=s, variant=m.variant) for s in range(4)]
     while not m.is_over:
-        t = m.table
+        t = m.deal_next()
         while not t.is_over:
             t.apply(bots[t.to_move].choose(t.view(t.to_move)))
-        m.advance()
+        m.complete(t)
     assert max(m.scores) >= 24 and min(m.scores) < 24
     assert sum(r.points for r in m.results if 0 in r.winners) == m.scores[0]
 

@@ -258,9 +258,9 @@ def test_match_scores_each_player() -> None:
     m.score(TableResult("kontra-bauernschnapser", 0, (1, 2), 24, TableEndReason.CONTRACT_LOST, (20, 100)))
     assert m.is_over and m.scores == [0, 24, 33] and m.winners == (1, 2) and m.bummerl == [2, 0, 0]
     m = TableMatch("dreierschnapsen", seed=2)
-    assert m.table.dealer == 0
+    assert m.deal_next().dealer == 0
     m.score(TableResult("normal", 1, (1,), 1, TableEndReason.LAST_TRICK, (60, 48)))
-    assert m.table.dealer == 1 and m.scores == [0, 1, 0]
+    assert m.deal_next().dealer == 1 and m.scores == [0, 1, 0]
 
 
 def test_raise_after_taking_up_the_talon() -> None:

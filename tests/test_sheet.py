@@ -158,10 +158,11 @@ def test_a_table_games_sheet_runs_each_side_to_24(variant: str) -> None:
     match = TableMatch(variant, seed=3)
     standings = []
     while not match.is_over:
-        table = match.table
-        table.apply(table.legal_actions()[0])
-        if match.advance():
-            standings.append(list(match.scores))
+        table = match.deal_next()
+        while not table.is_over:
+            table.apply(table.legal_actions()[0])
+        match.complete(table)
+        standings.append(list(match.scores))
     sheet = table_match_sheet(match, 1)
     assert [line["standing"] for line in sheet["games"]] == standings
     assert [line["dealer"] for line in sheet["games"]] == [g.dealer for g in match.games[: len(standings)]]

@@ -503,8 +503,7 @@ class TableMatch(GameSeries[TableVariant, TableGame]):
     """A sequence of table games with one seed, until a side reaches the variant's ``match_target``.
 
     Scores are kept per side (:meth:`side_of`): a team with four players, a seat
-    with three.  :attr:`table` deals the next game when none is current, and
-    :meth:`advance` scores it once it is over (what the web table calls).
+    with three.
     """
 
     def __init__(
@@ -581,15 +580,6 @@ class TableMatch(GameSeries[TableVariant, TableGame]):
         """``None``: the table games' views carry no match context (yet)."""
         return None
 
-    @property
-    def table(self) -> TableGame:
-        """The current game, dealt now if none is; the last game once the match is over."""
-        if self._current is not None:
-            return self._current
-        if self.is_over:
-            return self._games[-1]
-        return self.deal_next()
-
     def deal_next(
         self, deck: Iterable[Card] | None = None, *, dealer: int | None = None, seed: int | None = None
     ) -> TableGame:
@@ -606,14 +596,6 @@ class TableMatch(GameSeries[TableVariant, TableGame]):
         result = self._completed(game).result
         assert result is not None
         self._score(result, game.dealer, self._seeds[-1])
-
-    def advance(self) -> bool:
-        """Score the current game if it is over; ``True`` if it did."""
-        game = self._current
-        if game is None or not game.is_over:
-            return False
-        self.complete(game)
-        return True
 
     def score(self, result: TableResult) -> None:
         """Count one game's result: the current game's (a forfeit's, say), or a game kept by hand (tests)."""
