@@ -93,7 +93,7 @@ from bummerl.rl.worlds import Chance, deal_chances, resample_table, resample_two
 from bummerl.rng import SplitMix64
 from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import VARIANTS, TableVariant, TwoPlayerVariant, Variant, find_variant
+from bummerl.variants import VARIANTS, TableVariant, Variant, find_variant
 from bummerl.variants.two_player import marken
 from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import view_to_json
@@ -595,7 +595,7 @@ class _TwoPlayer(_Family):
 
     def max_points(self, variant: Variant) -> int:
         top = siegpunkte(0, False)
-        if cast(TwoPlayerVariant, variant).match_kind == "marken":  # Schnorps scores Marken
+        if variant.match_unit == "marken":  # Schnorps scores Marken
             return max(marken(points, covered) for points in range(1, top + 1) for covered in (False, True))
         return top
 
