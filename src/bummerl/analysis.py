@@ -66,6 +66,7 @@ from bummerl.errors import UnknownVariantError
 from bummerl.events import Contract
 from bummerl.game import Game
 from bummerl.rng import SplitMix64, derive_seed
+from bummerl.rules.result import Result
 from bummerl.solver.table import PlayState, TableSolver, solve
 from bummerl.solver.table import action_values as table_action_values
 from bummerl.table_game import TableGame
@@ -245,7 +246,7 @@ def analyze(
     return Analysis(game.variant.name, decisions, result, bot.name, threshold, game.players)
 
 
-def _result_text(result: Any, players: int, contract: str | None) -> str:
+def _result_text(result: Result, players: int, contract: str | None) -> str:
     """The result in words: who wins what and why, the Augen (a table game's: declarer's side first)."""
     a, b = result.augen
     winners = [s for s in range(players) if result.points_of(s) > 0]
