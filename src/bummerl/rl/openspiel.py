@@ -456,9 +456,10 @@ class _Core:
     def apply(self, number: int) -> None:
         game = self.game
         if game is None:
-            if CARDS[number] in self.placed:
-                raise ValueError(f"{CARDS[number].code} is dealt already")
-            self.placed.append(CARDS[number])
+            card = CARDS[number]
+            if card in self.placed:
+                raise ValueError(f"{card.code} is dealt already")
+            self.placed.append(card)
             self.family.dealt(self)
         elif self.pending is not None:
             self.family.draw(self, CARDS[number])
