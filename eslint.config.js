@@ -6,14 +6,6 @@ export default [
   {
     ignores: [
       "node_modules/",
-      // H5 is merging the three table pages into one; these files are linted once that lands.
-      "src/bummerl/server/static/table.js", // H5-temporary
-      "src/bummerl/server/static/tablegame.js", // H5-temporary
-      "src/bummerl/server/static/schnorps.js", // H5-temporary
-      "src/bummerl/server/static/trick.js", // H5-temporary
-      "src/bummerl/server/static/bidding.js", // H5-temporary
-      "src/bummerl/server/static/round.js", // H5-temporary
-      "src/bummerl/server/static/talon.js", // H5-temporary
     ],
   },
   js.configs.recommended,

@@ -45,7 +45,11 @@ export function tokenText(token, { faces, lang, marriages = {} }) {
     if (value) return t("act_declare_marriage", { value: marriageWord(value), suit: suit(arg) });
     return t("tg_act_declare_suit", { suit: suit(arg) });
   }
-  if (kind === "marry") return t("act_marriage", { value: marriageWord((marriages || {})[arg.slice(-1)]), card: cardName(arg, faces, lang) });
+  if (kind === "marry")
+    return t("act_marriage", {
+      value: marriageWord((marriages || {})[arg.slice(-1)]),
+      card: cardName(arg, faces, lang),
+    });
   const key = `tg_act_${kind.replace("-", "_")}`;
   return has(key) ? t(key) : token;
 }
@@ -191,7 +195,12 @@ export class BiddingTable {
     const teams = (v.variant && v.variant.traits && v.variant.traits.teams) || null;
     const sides = m.scores.map((score, i) => {
       const label = teams ? t("tg_team", { names: teams[i].map(name).join(" & ") }) : name(i);
-      return h("li", { dataset: { side: i } }, `${label}: ${score}`, m.bummerl[i] ? ` · ${t("tg_bummerl")} ${m.bummerl[i]}` : "");
+      return h(
+        "li",
+        { dataset: { side: i } },
+        `${label}: ${score}`,
+        m.bummerl[i] ? ` · ${t("tg_bummerl")} ${m.bummerl[i]}` : "",
+      );
     });
     const score = h(
       "div",
@@ -202,8 +211,17 @@ export class BiddingTable {
     );
     // The rules of this table's variant with its house rules (rules.js), one tap away.
     const rules = rulesLink(v.variant, { table: this.page.tableId });
-    const status = h("div", { class: "panel tg-status" }, variantLine(v.variant, this.page.variants), statusParts(v, this.o), rules);
-    if (this.page.error) status.append(h("p", { class: "notice error", role: "alert", id: "tg-error" }, t("error", { message: this.page.error })));
+    const status = h(
+      "div",
+      { class: "panel tg-status" },
+      variantLine(v.variant, this.page.variants),
+      statusParts(v, this.o),
+      rules,
+    );
+    if (this.page.error)
+      status.append(
+        h("p", { class: "notice error", role: "alert", id: "tg-error" }, t("error", { message: this.page.error })),
+      );
     return h("div", { class: "tg-info" }, status, score);
   }
 
@@ -222,16 +240,24 @@ export class BiddingTable {
     const p = s.players[seat] || {};
     const tags = seatTags(v, seat);
     if (v.partner === seat) tags.unshift(h("span", { class: "tg-tag partner" }, t("tg_partner")));
-    if (p.kind === "human" && !p.connected && s.seat !== null) tags.push(h("span", { class: "tg-tag" }, t("tg_offline")));
+    if (p.kind === "human" && !p.connected && s.seat !== null)
+      tags.push(h("span", { class: "tg-tag" }, t("tg_offline")));
     const count = v.hand_sizes[seat];
     const name = this.page.nameOf(seat);
     const backs = h("div", { class: "hand tg-backs", role: "group", "aria-label": t("hand_of", { name }) });
     for (let i = 0; i < count; i++) backs.append(cardBack({ cls: "small" }));
-    const known = (v.known[seat] || []).map((c) => cardFace(c, { faces: this.o.faces, lang: this.o.lang, cls: "mini" }));
+    const known = (v.known[seat] || []).map((c) =>
+      cardFace(c, { faces: this.o.faces, lang: this.o.lang, cls: "mini" }),
+    );
     return h(
       "div",
       { class: `seat tg-seat tg-${place}`, dataset: { seat } },
-      h("div", { class: `seat-name ${v.to_move === seat ? "to-move" : ""}`.trim() }, name, v.partner === seat ? " ★" : ""),
+      h(
+        "div",
+        { class: `seat-name ${v.to_move === seat ? "to-move" : ""}`.trim() },
+        name,
+        v.partner === seat ? " ★" : "",
+      ),
       h("div", { class: "tg-tags" }, tags),
       backs,
       h("div", { class: "tg-count" }, t("tg_cards", { n: count }), known.length ? [" ", ...known] : null),
@@ -248,17 +274,28 @@ export class BiddingTable {
       .map((tok) =>
         h(
           "button",
-          { type: "button", class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(), dataset: { token: tok }, onclick: () => send(tok) },
+          {
+            type: "button",
+            class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(),
+            dataset: { token: tok },
+            onclick: () => send(tok),
+          },
           tokenText(tok, this.o),
           tok.startsWith("bid:") ? bidInfo(guide, tok.slice(4)) : null,
         ),
       );
     for (const tok of legal.filter((x) => x.startsWith("marry:"))) {
       buttons.push(
-        h("button", { type: "button", class: "tg-action marry", dataset: { token: tok }, onclick: () => send(tok) }, tokenText(tok, this.o)),
+        h(
+          "button",
+          { type: "button", class: "tg-action marry", dataset: { token: tok }, onclick: () => send(tok) },
+          tokenText(tok, this.o),
+        ),
       );
     }
-    const hint = legal.some((x) => x.startsWith("discard:")) ? h("p", { class: "tg-hint" }, t("tg_discard_hint")) : null;
+    const hint = legal.some((x) => x.startsWith("discard:"))
+      ? h("p", { class: "tg-hint" }, t("tg_discard_hint"))
+      : null;
     const turn = s.your_turn ? h("p", { class: "tg-turn", id: "tg-turn" }, t("tg_turn")) : null;
     return h("div", { class: "tg-actions", id: "tg-actions" }, turn, hint, buttons);
   }
@@ -291,12 +328,19 @@ export class BiddingTable {
     for (const code of sortHand(v.hand, v.trump)) {
       const token = set.has(code) ? code : set.has(`discard:${code}`) ? `discard:${code}` : null;
       hand.append(
-        cardButton(code, { faces: this.o.faces, lang: this.o.lang, enabled: token !== null, onClick: () => this.page.act(token) }),
+        cardButton(code, {
+          faces: this.o.faces,
+          lang: this.o.lang,
+          enabled: token !== null,
+          onClick: () => this.page.act(token),
+        }),
       );
     }
     const tags = seatTags(v, v.seat);
     const mini = (c) => cardFace(c, { faces: this.o.faces, lang: this.o.lang, cls: "mini" });
-    const discarded = v.discarded.length ? h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", v.discarded.map(mini)) : null;
+    const discarded = v.discarded.length
+      ? h("div", { class: "tg-discarded" }, t("tg_discarded"), " ", v.discarded.map(mini))
+      : null;
     return h(
       "div",
       { class: "seat seat-bottom tg-me", dataset: { seat: v.seat } },
@@ -316,7 +360,8 @@ export class BiddingTable {
       h("h2", {}, t("tg_phase_over")),
       h("p", { id: kept ? "tg-result-kept" : "tg-result", class: "tg-result" }, resultText(over.result, this.o)),
     );
-    if (over.result.reason !== "redeal") box.append(h("p", {}, t("tg_augen", { a: over.result.augen[0], b: over.result.augen[1] })));
+    if (over.result.reason !== "redeal")
+      box.append(h("p", {}, t("tg_augen", { a: over.result.augen[0], b: over.result.augen[1] })));
     if (kept) {
       const close = () => {
         page.closeKept();
@@ -328,7 +373,9 @@ export class BiddingTable {
       );
     } else if (s.seat !== null) {
       const label = over.match_over ? t("tg_new_match") : t("tg_next");
-      box.append(h("button", { type: "button", class: "primary", id: "tg-next", onclick: () => page.nextGame() }, label));
+      box.append(
+        h("button", { type: "button", class: "primary", id: "tg-next", onclick: () => page.nextGame() }, label),
+      );
     }
     box.append(
       h(
@@ -340,15 +387,31 @@ export class BiddingTable {
     );
     // The expert's analysis of a table game is on its replay page, where each flagged decision opens its moment.
     if (over.game_id) {
-      const link = h("a", { href: `#/replay/${over.game_id}`, class: "analysis-link", id: "tg-analysis" }, t("tg_analysis_link"));
+      const link = h(
+        "a",
+        { href: `#/replay/${over.game_id}`, class: "analysis-link", id: "tg-analysis" },
+        t("tg_analysis_link"),
+      );
       box.append(h("p", {}, link));
     }
     return box;
   }
 
   logPanel() {
-    const lines = this.page.log.map((e) => this.eventText(e)).filter(Boolean).slice(-LOG_LINES);
-    return h("div", { class: "panel tg-log", id: "tg-log" }, h("h2", {}, t("tg_log")), h("ol", {}, lines.map((x) => h("li", {}, x))));
+    const lines = this.page.log
+      .map((e) => this.eventText(e))
+      .filter(Boolean)
+      .slice(-LOG_LINES);
+    return h(
+      "div",
+      { class: "panel tg-log", id: "tg-log" },
+      h("h2", {}, t("tg_log")),
+      h(
+        "ol",
+        {},
+        lines.map((x) => h("li", {}, x)),
+      ),
+    );
   }
 }
 
@@ -356,5 +419,10 @@ export class BiddingTable {
 function bidInfo(guide, name) {
   const c = guide && guide[name];
   if (!c) return null;
-  return h("span", { class: "tg-bid-info", title: c.summary }, h("span", { class: "tg-bid-points" }, c.points_text), ` · ${c.goal}`);
+  return h(
+    "span",
+    { class: "tg-bid-info", title: c.summary },
+    h("span", { class: "tg-bid-points" }, c.points_text),
+    ` · ${c.goal}`,
+  );
 }

@@ -71,7 +71,12 @@ export function roundWonText(page, winners, balance) {
 export function roundEventText(page, e) {
   if (e.type === "game_start" && Array.isArray(e.players)) {
     const name = (p) => page.seatName(p);
-    return t("sr_ev_game_start", { game_no: e.game_no, dealer: name(e.dealer), a: name(e.players[0]), b: name(e.players[1]) });
+    return t("sr_ev_game_start", {
+      game_no: e.game_no,
+      dealer: name(e.dealer),
+      a: name(e.players[0]),
+      b: name(e.players[1]),
+    });
   }
   if (e.type === "match_end") return roundWonText(page, e.winners, e.balance);
   return null;

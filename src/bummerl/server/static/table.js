@@ -359,7 +359,9 @@ export class TablePage {
     const joined = ((this.state && this.state.players) || []).filter((p) => p.joined).length;
     if (this.token && this.invitesAsked !== joined) {
       this.invitesAsked = joined;
-      api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/invite`, undefined, { Authorization: `Bearer ${this.token}` })
+      api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/invite`, undefined, {
+        Authorization: `Bearer ${this.token}`,
+      })
         .then(({ data }) => {
           this.invites = data.invite_urls || {};
           this.render();
@@ -393,7 +395,8 @@ export class TablePage {
 
   // ------------------------------------------------------------------ drawing
   render() {
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    const focusKey =
+      document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
     const before = motionSnapshot(this.root);
     this.root.replaceChildren(this.build());
     motionPlay(this.root, before, this.motionHints());

@@ -157,7 +157,14 @@ export class TalonTable {
     );
     // The rules of this table's variant with its house rules (rules.js), one tap away.
     const variant = s.view.variant;
-    root.append(h("div", { class: "table-tools" }, variantLine(variant, page.variants), rulesLink(variant, { table: page.tableId })));
+    root.append(
+      h(
+        "div",
+        { class: "table-tools" },
+        variantLine(variant, page.variants),
+        rulesLink(variant, { table: page.tableId }),
+      ),
+    );
     // The panel after a game stands right below the table (on a phone before the score and the log).
     let over = null;
     if (page.kept) over = this.gameOverPanel(page.kept.state, page.kept.analysis);
@@ -303,7 +310,8 @@ export class TalonTable {
     stock.append(h("div", { class: "stock-title" }, trumpBadge(v.trump, o)));
     const pile = h("div", { class: "pile" });
     if (v.trump_card) pile.append(cardFace(v.trump_card, { ...o, cls: `trump-card${closed ? " turned" : ""}` }));
-    if (v.talon_size > 0) pile.append(cardBack({ cls: "talon-top", label: `${t("talon")}: ${t("talon_cards", { n: v.talon_size })}` }));
+    if (v.talon_size > 0)
+      pile.append(cardBack({ cls: "talon-top", label: `${t("talon")}: ${t("talon_cards", { n: v.talon_size })}` }));
     stock.append(pile);
     let caption;
     if (closed) {
@@ -418,14 +426,53 @@ export class TalonTable {
     const rows = [];
     const standing = m.standing || [null, null];
     const marken = m.kind === "marken";
-    rows.push(row(t(marken ? "score_marken" : "score_bummerl"), seatsInOrder.map((p) => standing[p]), "standing"));
-    if (m.matches_won) rows.push(row(t("bummerl_won"), seatsInOrder.map((p) => m.matches_won[p]), "matches"));
-    if (v.augen) rows.push(row(t("augen"), seatsInOrder.map((p) => v.augen[p]), "augen"));
-    if (v.tricks_won) rows.push(row(t("tricks"), seatsInOrder.map((p) => v.tricks_won[p]), "tricks"));
-    const table = h("table", { class: "score" }, h("caption", {}, t("score")), h("thead", {}, head), h("tbody", {}, rows));
+    rows.push(
+      row(
+        t(marken ? "score_marken" : "score_bummerl"),
+        seatsInOrder.map((p) => standing[p]),
+        "standing",
+      ),
+    );
+    if (m.matches_won)
+      rows.push(
+        row(
+          t("bummerl_won"),
+          seatsInOrder.map((p) => m.matches_won[p]),
+          "matches",
+        ),
+      );
+    if (v.augen)
+      rows.push(
+        row(
+          t("augen"),
+          seatsInOrder.map((p) => v.augen[p]),
+          "augen",
+        ),
+      );
+    if (v.tricks_won)
+      rows.push(
+        row(
+          t("tricks"),
+          seatsInOrder.map((p) => v.tricks_won[p]),
+          "tricks",
+        ),
+      );
+    const table = h(
+      "table",
+      { class: "score" },
+      h("caption", {}, t("score")),
+      h("thead", {}, head),
+      h("tbody", {}, rows),
+    );
     const box = h("section", { class: "panel score-panel" }, table);
     const notes = [];
-    box.append(h("p", { class: "score-notes" }, t(marken ? "score_marken_note" : "score_bummerl_note", { target: m.target ?? 7 })));
+    box.append(
+      h(
+        "p",
+        { class: "score-notes" },
+        t(marken ? "score_marken_note" : "score_bummerl_note", { target: m.target ?? 7 }),
+      ),
+    );
     if (m.game_no) notes.push(t("game_no", { n: m.game_no }));
     notes.push(t("dealer", { name: page.nameOf(v.dealer) }));
     if (m.multiplier && m.multiplier > 1) notes.push(t("multiplier", { m: m.multiplier }));
@@ -553,7 +600,13 @@ export class TalonTable {
     if (kept) {
       const close = () => (page.closeKept(), page.render());
       box.append(
-        h("p", { class: "kept-note" }, t("d_result_kept"), " ", h("button", { type: "button", class: "result-close", onclick: close }, t("d_close"))),
+        h(
+          "p",
+          { class: "kept-note" },
+          t("d_result_kept"),
+          " ",
+          h("button", { type: "button", class: "result-close", onclick: close }, t("d_close")),
+        ),
       );
     }
     box.append(h("p", { class: "result-line" }, this.resultText(result)));
@@ -588,7 +641,11 @@ export class TalonTable {
       "details",
       { class: "record", open: page.recordOpen, ontoggle: (e) => (page.recordOpen = e.target.open) },
       h("summary", {}, t("record")),
-      h("p", {}, h("a", { href: recordUrl, download: `bummerl-${go.game_id}.txt`, class: "download" }, t("download_record"))),
+      h(
+        "p",
+        {},
+        h("a", { href: recordUrl, download: `bummerl-${go.game_id}.txt`, class: "download" }, t("download_record")),
+      ),
       page.sheet ? sheetDownloads(page.sheet, page.sheetNames) : null,
     );
     if (go.record) rec.append(h("pre", { class: "record-text" }, go.record));

@@ -33,7 +33,11 @@ export function trickBox(cards, where, o, { seats = 2, caption = null, before = 
   for (const { seat, card } of cards) {
     const place = where[seat] || "top";
     box.append(
-      h("div", { class: `played from-${place}`, dataset: { seat: String(seat) } }, cardFace(card, { faces: o.faces, lang: o.lang })),
+      h(
+        "div",
+        { class: `played from-${place}`, dataset: { seat: String(seat) } },
+        cardFace(card, { faces: o.faces, lang: o.lang }),
+      ),
     );
   }
   if (caption) box.append(h("div", { class: "trick-caption" }, caption));
