@@ -482,17 +482,15 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
             )
         )
     out.append(
-        Contract(
+        _hand_contract(
             "farbenring",
             "Farbenring",
             18,
             Bidders.NOT_VORHAND,
             False,
-            "declarer",
-            Goal.CLAIM if four else Goal.ALL_TRICKS,
-            partner_plays=False,
-            requirement=Requirement.FULL_SUIT,
-            source="seeds/003: 'Wenn man alle fünf Karten einer Farbe besitzt, kann man einen Farbring ansagen. "
+            Requirement.FULL_SUIT,
+            four,
+            "seeds/003: 'Wenn man alle fünf Karten einer Farbe besitzt, kann man einen Farbring ansagen. "
             "Trumpf gilt nicht.'",
         )
     )
@@ -510,21 +508,44 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
         )
     )
     out.append(
-        Contract(
+        _hand_contract(
             "herrenschnapser",
             "Herrenschnapser",
             24,
             Bidders.VORHAND,
             True,
-            "declarer",
-            Goal.CLAIM if four else Goal.ALL_TRICKS,
-            partner_plays=False,
-            requirement=Requirement.ALL_TRUMPS,
-            source="seeds/003: 'Wenn der Rufer alle Karten der Trumpffarbe hält, kann er einen Herrenschnapser "
-            "ansagen.'",
+            Requirement.ALL_TRUMPS,
+            four,
+            "seeds/003: 'Wenn der Rufer alle Karten der Trumpffarbe hält, kann er einen Herrenschnapser ansagen.'",
         )
     )
     return tuple(out)
+
+
+def _hand_contract(
+    name: str,
+    title: str,
+    points: int,
+    bidders: Bidders,
+    trump: bool,
+    requirement: Requirement,
+    four: bool,
+    source: str,
+) -> Contract:
+    """A contract that a hand meeting ``requirement`` earns and its declarer plays alone: with four players the
+    hand is shown and claimed, with three played out for every trick."""
+    return Contract(
+        name,
+        title,
+        points,
+        bidders,
+        trump,
+        "declarer",
+        Goal.CLAIM if four else Goal.ALL_TRICKS,
+        partner_plays=False,
+        requirement=requirement,
+        source=source,
+    )
 
 
 BAUERNSCHNAPSEN = TableVariant()
