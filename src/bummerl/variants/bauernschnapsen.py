@@ -347,33 +347,28 @@ def _build_contracts(v: TableVariant) -> tuple[Contract, ...]:
         ),
     ]
     if v.bettler:
-        out.append(
-            Contract(
-                "bettler",
-                "Bettler",
-                v.bettler_points,
-                Bidders.ANY,
-                False,
-                "declarer",
-                Goal.NO_TRICK,
-                partner_plays=v.bettler_partner_plays,
-                order=bettler_order,
-                source="seeds/004: 'Der Ansager des Bettlers darf keinen Stich machen ... Der Partner des "
-                "Bettlerspielers nimmt nicht am Spiel teil.'",
-            )
+        bettler = Contract(
+            "bettler",
+            "Bettler",
+            v.bettler_points,
+            Bidders.ANY,
+            False,
+            "declarer",
+            Goal.NO_TRICK,
+            partner_plays=v.bettler_partner_plays,
+            order=bettler_order,
+            source="seeds/004: 'Der Ansager des Bettlers darf keinen Stich machen ... Der Partner des "
+            "Bettlerspielers nimmt nicht am Spiel teil.'",
         )
+        out.append(bettler)
         if v.assen_bettler:
+            # The Bettler with an ace in hand, for more points.
             out.append(
-                Contract(
-                    "assen-bettler",
-                    "Assen-Bettler",
-                    5,
-                    Bidders.ANY,
-                    False,
-                    "declarer",
-                    Goal.NO_TRICK,
-                    partner_plays=v.bettler_partner_plays,
-                    order=bettler_order,
+                dataclasses.replace(
+                    bettler,
+                    name="assen-bettler",
+                    title="Assen-Bettler",
+                    points=5,
                     requirement=Requirement.ACE,
                     source="seeds/003: 'Der Spieler, der den Assenbettler ansagt, muss mindestens ein Ass in der "
                     "Hand haben.'",
