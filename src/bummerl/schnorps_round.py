@@ -180,14 +180,14 @@ class SchnorpsRound(GameSeries[TwoPlayerVariant, TwoPlayerGame]):
         deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(TwoPlayerGame, TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
-        if self.variant.match_kind != "marken":
-            raise BummerlError(f"{self.variant.title} is played by two; only Schnorps takes more participants")
         if participants not in PARTICIPANTS or isinstance(participants, bool):
             raise BummerlError(
                 f"a Schnorps round has {' or '.join(map(str, PARTICIPANTS))} participants, not {participants!r}"
                 " (two play a Match)"
             )
+        super().__init__(TwoPlayerGame, TwoPlayerVariant.find(variant, **options), seed, target, deal_key)
+        if self.variant.match_kind != "marken":
+            raise BummerlError(f"{self.variant.title} is played by two; only Schnorps takes more participants")
         if first_dealer is None:
             first_dealer = draw_first_dealer(seed, participants)
         if first_dealer not in range(participants) or isinstance(first_dealer, bool):
