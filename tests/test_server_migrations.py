@@ -335,7 +335,7 @@ def make_database_at_0004(url: str) -> None:
 
     repo = Repository(url)
     two = Game.deal("schnapsen", seed=3, dealer=1)
-    four = TableMatch("bauernschnapsen", FOUR_SEED, first_dealer=0).table
+    four = TableMatch("bauernschnapsen", FOUR_SEED, first_dealer=0).deal_next()
     tables = [
         ("bot", "hard", "Anna", hash_token("a0"), "hard", None, None),
         ("wait", "friend", "Bea", hash_token("b0"), None, None, "code-wait"),

@@ -201,8 +201,9 @@ def test_a_table_game_credits_the_winners_side_and_never_a_filler_bot(variant: s
     match = TableMatch(variant, seed=7)
     players = [5, None, 6, 8] if variant == "bauernschnapsen" else [5, None, 6]
     while not match.is_over:
-        play_out(match.table, rng)
-        match.advance()
+        game = match.deal_next()
+        play_out(game, rng)
+        match.complete(game)
         out = decide([match], "game", players)
         first = next((r for r in match.results if r.winners), None)
         if first is None:
