@@ -2,8 +2,8 @@
 
 ``docs/web.md`` specifies the protocol; this module checks what clients send
 and shapes the error answers.  What the server sends about a game is built in
-:mod:`bummerl.server.tables` from :func:`bummerl.protocol.view_to_json`, the
-one view serialiser of the project.
+:mod:`bummerl.server.rooms` (with its family's part, :mod:`bummerl.server.families`) from
+:func:`bummerl.protocol.view_to_json`, the one view serialiser of the project.
 
 >>> parse_client_message('{"type":"action","action":"Ah"}')
 ActionMessage(type='action', action='Ah')

@@ -632,7 +632,7 @@ class Repository:
 
         A database failure raises :class:`StorageError`.  Nothing is lost by it:
         every action is stored, so loading the table again recomputes and stores
-        the result (:meth:`~bummerl.server.tables.TableManager.load`).  The match's
+        the result (:meth:`~bummerl.server.rooms.Room.replay_stored`).  The match's
         verdict that a room adds under :data:`MATCH_OUTCOME` (:meth:`~bummerl.server.rooms.Room.play`) is kept in
         its own table (``bummerl_game_outcomes``): the stored result stays the game's own, as ``game_over`` told it.
         """
