@@ -385,12 +385,11 @@ class TableSolver:
             entry = self._tt.get(key)
             if entry is not None:
                 lo, hi, tt_move = entry
-                if lo >= beta:
+                # An exact value (lo == hi) is returned like a cut-off.
+                if lo >= beta or lo == hi:
                     return lo
                 if hi <= alpha:
                     return hi
-                if lo == hi:
-                    return lo
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
         a0, b0 = alpha, beta
