@@ -382,13 +382,15 @@ class TwoPlayerGame(Game):
             return Rule.NOT_ON_LEAD, f"{action.token} is only possible before leading to a trick"
         return lead_refusal(
             action,
-            self.variant,
-            hand,
-            self.trump,
-            len(self.talon),
-            self.closed_by is not None,
-            self.first_lead_done,
-            self.tricks_won[p] > 0,
+            (
+                self.variant,
+                hand,
+                self.trump,
+                len(self.talon),
+                self.closed_by is not None,
+                self.first_lead_done,
+                self.tricks_won[p] > 0,
+            ),
         )
 
     def apply(self, action: Action | str) -> tuple[Event, ...]:

@@ -28,6 +28,7 @@ from bummerl.rules.tricks import FollowRules, legal_follows
 
 __all__ = [
     "LEAD_KINDS",
+    "LeadState",
     "TalonRules",
     "close_refusal",
     "declare_refusal",
@@ -179,23 +180,19 @@ _AUTO_DECLARE: Refusal = (Rule.DECLARE, "with auto_declare, 66 ends the game by 
 _DECLARE_NEEDS_TRICK: Refusal = (Rule.DECLARE, "going out needs a trick won (or a marriage after one)")
 
 
-def lead_refusal(
-    action: Action,
-    variant: TalonRules,
-    hand: Collection[Card],
-    trump: Suit,
-    face_down: int,
-    closed: bool,
-    first_lead_done: bool,
-    has_trick: bool,
-) -> Refusal | None:
+#: The arguments of :func:`exchange_refusal` (and of :func:`lead_actions`): the variant, the hand on lead, the
+#: trump suit, the face-down talon cards, whether the talon is closed, whether Vorhand has led, whether the
+#: player on lead has won a trick.
+LeadState = tuple[TalonRules, Collection[Card], Suit, int, bool, bool, bool]
+
+
+def lead_refusal(action: Action, state: LeadState) -> Refusal | None:
     """Why the player on lead may not take the special (non-play) ``action``, or ``None``.
 
-    Dispatches to the rule functions above; the arguments are those of
-    :func:`lead_actions`.
+    Dispatches to the rule functions above, each asked about ``state``.
     """
+    v, hand, trump, face_down, closed, first_lead_done, has_trick = state
     kind = action.kind
-    v = variant
     if kind is ActionKind.EXCHANGE:
         return exchange_refusal(v, hand, trump, face_down, closed, first_lead_done, has_trick)
     if kind is ActionKind.CLOSE:
