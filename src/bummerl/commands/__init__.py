@@ -9,7 +9,8 @@ A command module provides two functions:
 
 :data:`bummerl.cli.COMMAND_MODULES` lists the modules in the order ``bummerl
 --help`` shows them; :func:`bummerl.cli.main` wires each parser to its module's
-``run``.  The helpers below give every command the same variant arguments.
+``run``.  The helpers below register a command from its module's docstring (:func:`add_command`), give every
+command the same variant arguments and say a failure the same way (:func:`fail`).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -25,12 +26,38 @@ Commands print; the engine they call never does.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from bummerl.errors import UnknownVariantError
 from bummerl.variants import Variant, find_variant
 
-__all__ = ["add_variant_arguments", "any_variant_from_args", "parse_option"]
+__all__ = ["add_command", "add_variant_arguments", "any_variant_from_args", "fail", "parse_option"]
+
+
+def add_command(subparsers: Any, name: str, summary: str, doc: str | None) -> argparse.ArgumentParser:
+    """Register ``bummerl NAME``: ``summary`` is its line in ``bummerl --help``, the second paragraph of its
+    module's docstring ``doc`` its description.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_command(parser.add_subparsers(), "demo", "a demo", "Title.\\n\\nWhat it does.").description
+    'What it does.'
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=summary, description=doc.split("\n\n")[1] if doc else None
+    )
+    return parser
+
+
+def fail(command: str, exc: BaseException) -> int:
+    """Say ``bummerl COMMAND: error: EXC`` on stderr; the exit status: 1 where a cluster could not be reached
+    (:class:`ConnectionError`), else 2 (bad arguments: an unknown bot or variant, bad numbers, a missing extra).
+
+    >>> fail("arena", ConnectionError("no cluster")), fail("arena", ValueError("bad"))
+    (1, 2)
+    """
+    print(f"bummerl {command}: error: {exc}", file=sys.stderr)
+    return 1 if isinstance(exc, ConnectionError) else 2
 
 
 def add_variant_arguments(parser: argparse.ArgumentParser, default: str = "schnapsen") -> None:

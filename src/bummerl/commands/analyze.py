@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from bummerl.analysis import EVALUATORS, THRESHOLD, Analysis, Evaluator, analyze, make_evaluator
+from bummerl.commands import add_command
 from bummerl.errors import BummerlError
 from bummerl.game import Game
 from bummerl.record import MatchRecord, loads_all
@@ -30,10 +31,11 @@ __all__ = ["add_parser", "load_games", "run"]
 
 def add_parser(subparsers: Any) -> None:
     """Register ``bummerl analyze`` with the CLI's subparsers."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "analyze",
-        help="annotate a recorded game of any variant with a search bot's evaluation and flag mistakes",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        "annotate a recorded game of any variant with a search bot's evaluation and flag mistakes",
+        __doc__,
     )
     parser.add_argument("record", help="a game or match record file ('-' for stdin)")
     parser.add_argument(

@@ -25,7 +25,7 @@ from typing import Any
 from bummerl.arena import BACKENDS, UNITS, ArenaConfig, Backend, format_report, make_backend, run_arena
 from bummerl.arena.backends import MissingExtraError
 from bummerl.arena.sprt import Sprt, format_sprt
-from bummerl.commands import add_variant_arguments, any_variant_from_args
+from bummerl.commands import add_command, add_variant_arguments, any_variant_from_args, fail
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 
 __all__ = ["add_backend_arguments", "add_move_timeout_argument", "add_parser", "backend_from_args", "run"]
@@ -33,11 +33,7 @@ __all__ = ["add_backend_arguments", "add_move_timeout_argument", "add_parser", "
 
 def add_parser(subparsers: Any) -> None:
     """Register ``bummerl arena`` with the CLI's subparsers."""
-    parser = subparsers.add_parser(
-        "arena",
-        help="compare two bots on duplicate deals, with confidence intervals",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
-    )
+    parser = add_command(subparsers, "arena", "compare two bots on duplicate deals, with confidence intervals", __doc__)
     add_variant_arguments(parser)
     parser.add_argument("--a", required=True, metavar="BOT", help="bot a: a built-in name or cmd:<command line>")
     parser.add_argument("--b", required=True, metavar="BOT", help="bot b: a built-in name or cmd:<command line>")
@@ -143,17 +139,9 @@ def run(args: argparse.Namespace) -> int:
             move_timeout=args.move_timeout,
         )
         sprt = _sprt_from_args(args)
-    except ValueError as exc:  # BummerlError included: unknown bot or variant, bad numbers
-        print(f"bummerl arena: error: {exc}", file=sys.stderr)
-        return 2
-    try:
         backend = backend_from_args(args)
-    except (ValueError, MissingExtraError) as exc:
-        print(f"bummerl arena: error: {exc}", file=sys.stderr)
-        return 2
-    except ConnectionError as exc:
-        print(f"bummerl arena: error: {exc}", file=sys.stderr)
-        return 1
+    except (ValueError, MissingExtraError, ConnectionError) as exc:  # BummerlError included: unknown bot or variant
+        return fail("arena", exc)
     progress = _progress if sys.stderr.isatty() else None
     with backend:
         report = run_arena(config, progress=progress, game_log=args.game_log, backend=backend, sprt=sprt)

@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from bummerl.bots import UnknownBotError, bot_info
+from bummerl.commands import add_command
 from bummerl.protocol import serve
 
 __all__ = ["add_parser", "run"]
@@ -25,10 +26,8 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers: Any) -> None:
     """Register ``bummerl bot`` with the CLI's subparsers."""
-    parser = subparsers.add_parser(
-        "bot",
-        help="serve a built-in bot over the JSON-lines bot protocol (stdin/stdout)",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    parser = add_command(
+        subparsers, "bot", "serve a built-in bot over the JSON-lines bot protocol (stdin/stdout)", __doc__
     )
     parser.add_argument("name", help="a registered bot name, e.g. random, heuristic, expert or search")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot before any game_start seed (default 0)")

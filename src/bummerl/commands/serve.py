@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bummerl.commands import add_command
+
 if TYPE_CHECKING:
     from bummerl.server.config import ServeSettings
 
@@ -42,11 +44,7 @@ def add_parser(subparsers: Any) -> None:
     Every flag leaves its default to :func:`~bummerl.server.config.serve_settings`: a flag given beats the
     environment variable ``BUMMERL_<SETTING>``, which beats the default (docs/web.md, "Settings").
     """
-    parser = subparsers.add_parser(
-        "serve",
-        help="start the web app (play in the browser) and print its address",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
-    )
+    parser = add_command(subparsers, "serve", "start the web app (play in the browser) and print its address", __doc__)
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine)")
     parser.add_argument("--port", type=int, help="port (default 8000)")
     parser.add_argument(

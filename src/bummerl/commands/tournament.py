@@ -19,7 +19,7 @@ from typing import Any
 
 from bummerl.arena import UNITS
 from bummerl.arena.backends import MissingExtraError
-from bummerl.commands import add_variant_arguments, any_variant_from_args
+from bummerl.commands import add_command, add_variant_arguments, any_variant_from_args, fail
 from bummerl.commands.arena import add_backend_arguments, add_move_timeout_argument, backend_from_args
 from bummerl.tournament import FORMATS, Pairing, TournamentConfig, format_report, run_tournament
 from bummerl.tournament.schedule import EXTRA_DEALS
@@ -29,10 +29,11 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers: Any) -> None:
     """Register ``bummerl tournament``."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "tournament",
-        help="a knock-out, round robin or Swiss tournament of bots, with ratings; resumable",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        "a knock-out, round robin or Swiss tournament of bots, with ratings; resumable",
+        __doc__,
     )
     parser.add_argument("--format", required=True, choices=FORMATS, help="the tournament's format")
     add_variant_arguments(parser)
@@ -76,12 +77,8 @@ def run(args: argparse.Namespace) -> int:
             move_timeout=args.move_timeout,
         )
         backend = backend_from_args(args)
-    except (ValueError, MissingExtraError) as exc:  # BummerlError included: unknown bot or variant, bad numbers
-        print(f"bummerl tournament: error: {exc}", file=sys.stderr)
-        return 2
-    except ConnectionError as exc:
-        print(f"bummerl tournament: error: {exc}", file=sys.stderr)
-        return 1
+    except (ValueError, MissingExtraError, ConnectionError) as exc:  # BummerlError included: unknown bot or variant
+        return fail("tournament", exc)
     progress = _progress if sys.stderr.isatty() else None
     with backend:
         # A directory holding another tournament raises ConfigMismatchError, a BummerlError: the CLI says so (2).
