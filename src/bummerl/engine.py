@@ -184,6 +184,14 @@ class Game(abc.ABC):
         if refusal is not None:
             raise IllegalActionError(*refusal)
 
+    def _refuse(self, action: Action) -> IllegalActionError:
+        """The error for an action that is not among the legal actions (an engine whose ``verify`` tests the
+        legal actions first asks :meth:`refusal` only for the reason)."""
+        why = self.refusal(action)
+        if why is None:  # pragma: no cover - the same rules generate legal_actions()
+            why = Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
+        return IllegalActionError(*why)
+
     # ---------------------------------------------- named triples, every variant
     def can_play(self, card: Card) -> bool:
         return self.can_apply(Action.play(card))

@@ -1023,13 +1023,6 @@ class TableGame(Game):
         self._events.append(GameEnd(result, self.variant.players))
 
     # ---------------------------------------------------------------- errors
-    def _refuse(self, action: Action) -> IllegalActionError:
-        """The error for an action that is not among the legal actions."""
-        why = self.refusal(action)
-        if why is None:  # pragma: no cover - the same rule methods generate legal_actions()
-            why = Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
-        return IllegalActionError(*why)
-
     # ------------------------------------------------------------------ misc
     def view(self, seat: int) -> TableView:
         """What ``seat`` may know; see :func:`table_view`."""

@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from bummerl.actions import CLOSE, EXCHANGE, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, card_order, deck, marriage_value
 from bummerl.engine import Game, register_engine
-from bummerl.errors import BummerlError, IllegalActionError, PositionError, Refusal, Rule
+from bummerl.errors import BummerlError, PositionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
 from bummerl.events import Trick as TrickEvent
 from bummerl.position import TwoPlayerPosition
@@ -555,13 +555,6 @@ class TwoPlayerGame(Game):
         return GameEnd(result)
 
     # --------------------------------------------------------------- errors
-    def _refuse(self, action: Action) -> IllegalActionError:
-        """The error for an action that is not among the legal actions."""
-        why = self.refusal(action)
-        if why is None:  # pragma: no cover - the same rule functions generate legal_actions()
-            why = Rule.NOT_AVAILABLE, f"{action.token} is not possible now"
-        return IllegalActionError(*why)
-
     # ------------------------------------------------------------------ misc
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know; see :func:`player_view`."""
