@@ -27,7 +27,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from bummerl.actions import Action
 from bummerl.errors import BummerlError
@@ -146,6 +146,15 @@ class Transport(Protocol):
         ...
 
 
+def _read_lines(stream: IO[str] | None, keep: Callable[[str], object]) -> None:
+    """Hand each line of a child's ``stream`` to ``keep``, without its line end, until the stream ends (or is
+    closed under the reading thread)."""
+    assert stream is not None
+    with contextlib.suppress(ValueError, OSError):
+        for line in stream:
+            keep(line.rstrip("\r\n"))
+
+
 class SubprocessTransport:
     """A bot in a child process: lines over its stdin and stdout.
 
@@ -183,19 +192,11 @@ class SubprocessTransport:
         return self._proc.pid
 
     def _read_stdout(self) -> None:
-        stream = self._proc.stdout
-        assert stream is not None
-        with contextlib.suppress(ValueError, OSError):
-            for line in stream:
-                self._lines.put(line.rstrip("\r\n"))
+        _read_lines(self._proc.stdout, self._lines.put)
         self._lines.put(None)
 
     def _read_stderr(self) -> None:
-        stream = self._proc.stderr
-        assert stream is not None
-        with contextlib.suppress(ValueError, OSError):
-            for line in stream:
-                self._stderr.append(line.rstrip("\r\n"))
+        _read_lines(self._proc.stderr, self._stderr.append)
 
     def send(self, line: str) -> None:
         stdin = self._proc.stdin
