@@ -61,7 +61,7 @@ case "$cmd" in
     [ package-lock.json -ot node_modules/.package-lock.json ] || npm ci --no-audit --no-fund
     echo "== eslint"; node_modules/.bin/eslint src/bummerl/server/static tests/js
     echo "== prettier"; node_modules/.bin/prettier --check src/bummerl/server/static tests/js
-    echo "== node --test"; node --test tests/js/*.test.js
+    echo "== node --test"; node --test --test-reporter=spec tests/js/*.test.js
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench examples conftest.py
     echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"

@@ -31,8 +31,8 @@ from bummerl.game import Game
 from bummerl.protocol import LoopbackTransport, ProcessBot, decode, view_from_json, view_to_json
 from bummerl.record import GameRecord
 from bummerl.rng import SplitMix64, derive_seed
-from bummerl.solver import BACKENDS, search
 from bummerl.rules.tricks import FollowRules, legal_follows
+from bummerl.solver import BACKENDS, search
 from bummerl.variants import TABLE_VARIANTS, EndReason, TwoPlayerVariant, find_variant
 from bummerl.view import PlayerView
 from helpers import assert_refused, position, random_policy
