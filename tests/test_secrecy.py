@@ -191,7 +191,9 @@ def test_terminal_session_shows_only_known_cards(variant: str, faces: str, lang:
     def spy(view: PlayerView) -> Action:
         assert isinstance(view, PlayerView) and view.player == BOT
         # Its own seat's view, plus the match context (the score sheet, no card: docs/bots.md).
-        assert session.match.series.current is not None and view._replace(match=None) == session.match.series.current.view(BOT)
+        assert session.match.series.current is not None and view._replace(
+            match=None
+        ) == session.match.series.current.view(BOT)
         views.append(view)
         return choose(view)
 
