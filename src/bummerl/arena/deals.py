@@ -67,6 +67,7 @@ __all__ = [
     "DealResult",
     "GameLog",
     "MatchLog",
+    "PlaySettings",
     "play_deal",
     "seatings",
     "side_points",
@@ -110,8 +111,31 @@ def side_points(result: Result, seating: str) -> dict[str, int]:
     return out
 
 
+class PlaySettings:
+    """What an arena and a tournament both take and check the same way: the variant (a name is looked up once),
+    the unit played (single games or whole matches) and a ``cmd:`` bot's time per decision."""
+
+    variant: Variant | str
+    unit: str
+    move_timeout: float
+
+    def _check_play_settings(self) -> None:
+        if isinstance(self.variant, str):
+            object.__setattr__(self, "variant", find_variant(self.variant))
+        if self.unit not in UNITS:
+            raise ValueError(f"unit must be 'game' or 'bummerl', not {self.unit!r}")
+        if not self.move_timeout > 0:
+            raise ValueError(f"move_timeout must be positive, not {self.move_timeout!r}")
+
+    @property
+    def rules(self) -> Variant:
+        """The variant (a name given is looked up once)."""
+        assert isinstance(self.variant, Variant)
+        return self.variant
+
+
 @dataclasses.dataclass(frozen=True)
-class ArenaConfig:
+class ArenaConfig(PlaySettings):
     """What to play: the bots ``a`` and ``b`` on ``deals`` duplicate deals of ``variant``."""
 
     variant: Variant | str
@@ -126,24 +150,13 @@ class ArenaConfig:
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
 
     def __post_init__(self) -> None:
-        if isinstance(self.variant, str):
-            object.__setattr__(self, "variant", find_variant(self.variant))
-        if self.unit not in UNITS:
-            raise ValueError(f"unit must be 'game' or 'bummerl', not {self.unit!r}")
+        self._check_play_settings()
         if not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"deals must be a positive integer, not {self.deals!r}")
         if self.jobs is not None and self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {self.jobs!r}")
-        if not self.move_timeout > 0:
-            raise ValueError(f"move_timeout must be positive, not {self.move_timeout!r}")
         for spec in (self.a, self.b):
             check_bot(spec, self.rules)
-
-    @property
-    def rules(self) -> Variant:
-        """The variant (a name given is looked up once)."""
-        assert isinstance(self.variant, Variant)
-        return self.variant
 
     def spec(self, side: str) -> str:
         return self.a if side == "a" else self.b

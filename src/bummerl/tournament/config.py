@@ -24,17 +24,17 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from bummerl.arena import UNITS, ArenaConfig
+from bummerl.arena import ArenaConfig, PlaySettings
 from bummerl.arena.play import check_bot
 from bummerl.protocol import DEFAULT_MOVE_TIMEOUT
 from bummerl.tournament.formats import FORMATS, max_swiss_rounds, swiss_rounds
-from bummerl.variants import Variant, find_variant
+from bummerl.variants import Variant
 
 __all__ = ["TournamentConfig"]
 
 
 @dataclasses.dataclass(frozen=True)
-class TournamentConfig:
+class TournamentConfig(PlaySettings):
     """A tournament of ``bots`` (seeded in this order) in ``format``; ``games`` duplicate deals per pairing."""
 
     format: str
@@ -49,13 +49,10 @@ class TournamentConfig:
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
 
     def __post_init__(self) -> None:
-        if isinstance(self.variant, str):
-            object.__setattr__(self, "variant", find_variant(self.variant))
+        self._check_play_settings()
         object.__setattr__(self, "bots", tuple(self.bots))
         if self.format not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
-        if self.unit not in UNITS:
-            raise ValueError(f"unit must be 'game' or 'bummerl', not {self.unit!r}")
         if len(self.bots) < 2:
             raise ValueError(f"a tournament needs at least two bots, not {len(self.bots)}")
         twice = sorted({b for b in self.bots if self.bots.count(b) > 1})
@@ -63,8 +60,6 @@ class TournamentConfig:
             raise ValueError(f"each bot may take part once; named twice: {', '.join(twice)}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"games (duplicate deals per pairing) must be a positive integer, not {self.games!r}")
-        if not self.move_timeout > 0:
-            raise ValueError(f"move_timeout must be positive, not {self.move_timeout!r}")
         if self.format == "swiss":
             most = max_swiss_rounds(len(self.bots))
             rounds = swiss_rounds(len(self.bots)) if self.rounds is None else self.rounds
@@ -75,12 +70,6 @@ class TournamentConfig:
             raise ValueError(f"only a Swiss tournament takes a number of rounds, not a {self.format}")
         for spec in self.bots:
             check_bot(spec, self.rules)
-
-    @property
-    def rules(self) -> Variant:
-        """The variant (a name given is looked up once)."""
-        assert isinstance(self.variant, Variant)
-        return self.variant
 
     def arena(self, a: int, b: int, deals: int) -> ArenaConfig:
         """The arena of bots ``a`` and ``b`` (their numbers) over ``deals`` deals, in this process."""
