@@ -421,42 +421,23 @@ export class TalonTable {
     const seatsInOrder = [page.bottomSeat, 1 - page.bottomSeat];
     const cols = seatsInOrder.map((p) => h("th", { scope: "col" }, page.nameOf(p)));
     const head = h("tr", {}, h("th", { scope: "col" }, ""), cols);
-    const row = (label, values, cls = "") =>
-      h("tr", { class: cls }, h("th", { scope: "row" }, label), ...values.map((x) => h("td", {}, String(x))));
-    const rows = [];
-    const standing = m.standing || [null, null];
+    // One row per count the state has, each seat's number under its name.
+    const row = ([label, values, cls]) =>
+      h(
+        "tr",
+        { class: cls },
+        h("th", { scope: "row" }, label),
+        ...seatsInOrder.map((p) => h("td", {}, String(values[p]))),
+      );
     const marken = m.kind === "marken";
-    rows.push(
-      row(
-        t(marken ? "score_marken" : "score_bummerl"),
-        seatsInOrder.map((p) => standing[p]),
-        "standing",
-      ),
-    );
-    if (m.matches_won)
-      rows.push(
-        row(
-          t("bummerl_won"),
-          seatsInOrder.map((p) => m.matches_won[p]),
-          "matches",
-        ),
-      );
-    if (v.augen)
-      rows.push(
-        row(
-          t("augen"),
-          seatsInOrder.map((p) => v.augen[p]),
-          "augen",
-        ),
-      );
-    if (v.tricks_won)
-      rows.push(
-        row(
-          t("tricks"),
-          seatsInOrder.map((p) => v.tricks_won[p]),
-          "tricks",
-        ),
-      );
+    const rows = [
+      [t(marken ? "score_marken" : "score_bummerl"), m.standing || [null, null], "standing"],
+      [t("bummerl_won"), m.matches_won, "matches"],
+      [t("augen"), v.augen, "augen"],
+      [t("tricks"), v.tricks_won, "tricks"],
+    ]
+      .filter(([, values]) => values)
+      .map(row);
     const table = h(
       "table",
       { class: "score" },
