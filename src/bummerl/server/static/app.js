@@ -478,10 +478,7 @@ function joinPage(el, code) {
     prefix: "join",
     section: "lobby",
     form: "panel join",
-    heading: "join_heading",
-    text: "join_text",
-    button: "join",
-    failed: "join_failed",
+    key: "join",
     submit: async (name) => {
       const { data } = await api("POST", "/api/join", { code, name });
       seats.save(data.table_id, {

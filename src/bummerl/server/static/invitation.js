@@ -8,7 +8,7 @@ import { h } from "./render.js";
  * new InvitationPage(el, {
  *   prefix: "join",                    // element ids: `${prefix}-name`, `${prefix}-button`
  *   section: "lobby", form: "panel join",  // classes of the section and the form
- *   heading: "join_heading", text: "join_text", button: "join", failed: "join_failed",  // i18n keys
+ *   key: "join",                       // i18n keys: `${key}` (the button), `${key}_heading`, `${key}_text`, `${key}_failed`
  *   submit: async (name) => { ... },   // join with this name and go on; throws with a message on refusal
  * })
  */
@@ -31,7 +31,7 @@ export class InvitationPage {
       await this.o.submit(name);
     } catch (err) {
       this.busy = false;
-      this.error = t(this.o.failed, { message: err.message });
+      this.error = t(`${this.o.key}_failed`, { message: err.message });
       this.render();
     }
   }
@@ -41,8 +41,8 @@ export class InvitationPage {
     const form = h(
       "form",
       { class: this.o.form, onsubmit: (e) => this.join(e) },
-      h("h1", {}, t(this.o.heading)),
-      h("p", {}, t(this.o.text)),
+      h("h1", {}, t(`${this.o.key}_heading`)),
+      h("p", {}, t(`${this.o.key}_text`)),
       this.error ? h("p", { class: "notice error", role: "alert" }, this.error) : null,
       h(
         "div",
@@ -53,7 +53,7 @@ export class InvitationPage {
       h(
         "button",
         { type: "submit", class: "primary big", id: `${this.o.prefix}-button`, disabled: this.busy },
-        t(this.o.button),
+        t(this.o.key),
       ),
     );
     this.el.replaceChildren(h("section", { class: this.o.section }, form));

@@ -202,10 +202,7 @@ function joinPage(el, code) {
     prefix: "tournament-join",
     section: "tournament",
     form: "panel",
-    heading: "tn_join_heading",
-    text: "tn_join_text",
-    button: "tn_join",
-    failed: "tn_join_failed",
+    key: "tn_join",
     submit: async (name) => {
       const { data } = await api("POST", "/api/tournaments/join", { code, name });
       mine.save(data.id, { player_token: data.player_token, player: data.player });
