@@ -53,8 +53,31 @@ def load_revision(revision: str, into: Path) -> tuple[ModuleType, ModuleType]:
     (into / "src" / "bummerl").rename(package)
     for path in package.rglob("*.py"):
         path.write_text(_IMPORTS.sub("bummerl_before", path.read_text(encoding="utf-8")), encoding="utf-8")
+    _compiled_cores(package)
     sys.path.insert(0, str(into))
     return importlib.import_module("bummerl_before.game"), importlib.import_module("bummerl_before.variants")
+
+
+def _compiled_cores(package: Path) -> None:
+    """Give the old revision the compiled cores it would have had installed (git holds only their C source).
+
+    Without them the old engine would shuffle in pure Python and look slower than it was. A built core of the
+    working tree is copied only where the revision's C source is the same to the byte; otherwise the old
+    revision runs that part in Python and this says so, since its numbers are then not comparable.
+    """
+    here = ROOT / "src" / "bummerl"
+    for source in package.rglob("*.c"):
+        current = here / source.relative_to(package)
+        built = sorted(current.parent.glob(current.stem + ".*.so"))
+        if not built:
+            continue
+        if current.is_file() and current.read_bytes() == source.read_bytes():
+            for so in built:
+                (source.parent / so.name).write_bytes(so.read_bytes())
+        else:
+            print(
+                f"note: {source.name} differs at the old revision; its engine runs that core in Python", file=sys.stderr
+            )
 
 
 def old_engine(game_module: ModuleType, variants: ModuleType, name: str) -> tuple[Any, Any]:
