@@ -34,9 +34,12 @@ A clock can be passed in (tests use a fake one).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
+from typing import TypeVar
 
-__all__ = ["Deadline", "DeadlineExceeded"]
+__all__ = ["Deadline", "DeadlineExceeded", "sum_over_worlds"]
+
+K = TypeVar("K", bound=Hashable)
 
 
 class DeadlineExceeded(Exception):
@@ -97,3 +100,26 @@ class Deadline:
         """Raise :class:`DeadlineExceeded` if the hard deadline has passed."""
         if self.expired():
             raise DeadlineExceeded()
+
+
+def sum_over_worlds(
+    worlds: int, deadline: Deadline, solve_world: Callable[[], Mapping[K, float]]
+) -> tuple[dict[K, float], int, bool]:
+    """The anytime loop of a sampling search: ``solve_world()`` (sample a world, solve it) while ``deadline``
+    lets another start, at most ``worlds`` times.  Returns the sum of the worlds' values by key, how many
+    worlds were solved, and whether the hard deadline cut one off (it counts for nothing).
+
+    >>> sum_over_worlds(3, Deadline(None, None), lambda: {"a": 1.0, "b": 0.5})
+    ({'a': 3.0, 'b': 1.5}, 3, False)
+    """
+    totals: dict[K, float] = {}
+    solved = 0
+    while solved < worlds and deadline.may_start(solved):
+        try:
+            values = solve_world()
+        except DeadlineExceeded:
+            return totals, solved, True
+        for key, value in values.items():
+            totals[key] = totals.get(key, 0.0) + value
+        solved += 1
+    return totals, solved, False

@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bummerl.actions import Action
 from bummerl.bots import Bot
-from bummerl.bots.deadline import Deadline, DeadlineExceeded
+from bummerl.bots.deadline import Deadline, sum_over_worlds
 from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.inference import infer, sample_world, world_game
 from bummerl.rng import SplitMix64, derive_seed
@@ -387,27 +387,18 @@ class OpeningSearch:
         deadline = (
             Deadline(None, None, 1, self.clock)
             if self.seconds is None
-            else Deadline(self.seconds, max(self.seconds, self.hard_seconds), 1, self.clock)
+            else Deadline(self.seconds, self.hard_seconds, 1, self.clock)
         )
         info = infer(view)
         rng = SplitMix64(derive_seed(self._seed, self._decisions))
         self._decisions += 1
-        by_code = {a.code: a for a in legal}
-        totals = dict.fromkeys(legal, 0.0)
-        solved = 0
-        cut = False
-        while solved < self.worlds and deadline.may_start(solved):
+
+        def solve_world() -> Mapping[int, float]:
             world = sample_world(info, rng)
-            tree = _Tree(encode(world_game(view, world)), view.player, model, self, rng, deadline)
-            try:
-                world_values = tree.root_values()
-            except DeadlineExceeded:
-                cut = True
-                break
-            for code, v in world_values.items():
-                totals[by_code[code]] += v
-            solved += 1
-        values = {a: totals[a] / solved for a in legal} if solved else {}
+            return _Tree(encode(world_game(view, world)), view.player, model, self, rng, deadline).root_values()
+
+        totals, solved, cut = sum_over_worlds(self.worlds, deadline, solve_world)
+        values = {a: totals.get(a.code, 0.0) / solved for a in legal} if solved else {}
         best = max(legal, key=lambda a: values[a]) if solved else legal[0]
         return Evaluation(values, solved, best, deadline.elapsed(), cut=cut)
 

@@ -41,10 +41,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from bummerl.actions import Action, ActionKind
-from bummerl.bots.deadline import Deadline, DeadlineExceeded
+from bummerl.bots.deadline import Deadline, DeadlineExceeded, sum_over_worlds
 from bummerl.bots.evaluation import Evaluation
 from bummerl.bots.table_bots import TableHeuristicBot, discard_choice
 from bummerl.cards import Card, Suit, deck
@@ -411,20 +411,12 @@ class TableSearchBot:
         """
         deadline = self.deadline(hard)
         forbidden = constraints(view)
-        totals: dict[Action, float] = {}
-        solved = 0
-        cut = False
-        while solved < self.worlds and deadline.may_start(solved):
+
+        def solve_world() -> Mapping[Action, float]:
             hands = sample_world(view, self._rng, forbidden)
-            solver = TimedSolver(PlayState.from_view(view, hands), view.player, deadline)
-            try:
-                values = solver.action_values()
-            except DeadlineExceeded:
-                cut = True
-                break
-            for action, value in values.items():
-                totals[action] = totals.get(action, 0.0) + value
-            solved += 1
+            return TimedSolver(PlayState.from_view(view, hands), view.player, deadline).action_values()
+
+        totals, solved, cut = sum_over_worlds(self.worlds, deadline, solve_world)
         means = {a: v / solved for a, v in totals.items()} if solved else {}
         legal = view.legal_actions()
         # Ties go to the first in the legal order (cards before marriages before "Genug").
