@@ -88,6 +88,12 @@ function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** A form of one text field: `form`'s attributes, the field's label, the input's attributes (its `id` names
+ *  it to the label) and the submit button. */
+function oneFieldForm(form, label, input, button) {
+  return h("form", form, h("label", { for: input.id }, label), " ", h("input", input), " ", button);
+}
+
 export class ProfilePage {
   constructor(el, { ctx }) {
     this.el = el;
@@ -318,12 +324,10 @@ export class ProfilePage {
         );
       }
     }
-    const form = h(
-      "form",
+    const form = oneFieldForm(
       { class: "transfer-form", onsubmit: (e) => this.useCode(e) },
-      h("label", { for: "transfer-input" }, t("pf_transfer_enter")),
-      " ",
-      h("input", {
+      t("pf_transfer_enter"),
+      {
         id: "transfer-input",
         maxlength: "20",
         autocomplete: "off",
@@ -332,8 +336,7 @@ export class ProfilePage {
         placeholder: "XXXXX-XXXXX",
         value: this.codeInput,
         oninput: (e) => (this.codeInput = e.target.value),
-      }),
-      " ",
+      },
       h("button", { type: "submit", id: "use-code" }, t("pf_transfer_go")),
     );
     box.append(form);
@@ -361,18 +364,10 @@ export class ProfilePage {
     else {
       const name = this.nameInput ?? this.me.name ?? "";
       page.append(
-        h(
-          "form",
+        oneFieldForm(
           { class: "panel profile-name", onsubmit: (e) => this.saveName(e) },
-          h("label", { for: "profile-name-input" }, t("your_name")),
-          " ",
-          h("input", {
-            id: "profile-name-input",
-            maxlength: "40",
-            value: name,
-            oninput: (e) => (this.nameInput = e.target.value),
-          }),
-          " ",
+          t("your_name"),
+          { id: "profile-name-input", maxlength: "40", value: name, oninput: (e) => (this.nameInput = e.target.value) },
           h("button", { type: "submit" }, t("pf_save")),
         ),
       );
