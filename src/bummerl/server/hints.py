@@ -278,9 +278,7 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
     if not declares:
         return {}
     view = game.view(seat)
-    # A two-player view of a variant that hides the running Augen (scharf) says so with ``augen`` None; a table
-    # view always counts them.
-    if isinstance(view, PlayerView) and view.augen is None:
+    if not game.variant.shows_augen:  # scharf: what going out would give is the count the variant hides
         return {a.token: {"wins": None, "augen": None} for a in declares}
     out: dict[str, dict[str, Any]] = {}
     for action in declares:

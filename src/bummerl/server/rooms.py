@@ -54,7 +54,7 @@ from bummerl.events import Event, GameEnd, events_json
 from bummerl.game import Game
 from bummerl.record import GameRecord
 from bummerl.rng import derive_seed, key_commitment
-from bummerl.series import Series
+from bummerl.series import Series, bot_view
 from bummerl.server.catalog import options_json
 from bummerl.server.config import ServerConfig
 from bummerl.server.connections import Connection
@@ -86,7 +86,6 @@ from bummerl.server.storage import (
     TableData,
 )
 from bummerl.variants import VARIANTS, Variant, find_variant
-from bummerl.view import PlayerView, View, with_match
 from bummerl.view_json import view_to_json
 
 __all__ = [
@@ -890,12 +889,7 @@ class Room:
         bot = self.bot_of(seat)
         if bot is None:
             return None
-        view: View = self.game.view(g)
-        context = self.match.context()
-        if context is not None:
-            # Only a two-player Bummerl gives its bots the match's score: its view is a two-player one.
-            assert isinstance(view, PlayerView)
-            view = with_match(view, context)
+        view = bot_view(self.game, g, self.match.context())
         request = BotRequest(self.id, bot, self.family.bot_seed(self), view_to_json(view), self.variant)
         return BotTurn(seat, request, (self.game_id, self.ply))
 

@@ -111,6 +111,11 @@ class Variant:
         """The fixed partnerships of seats (empty where every seat plays alone)."""
         return ()
 
+    @property
+    def shows_augen(self) -> bool:
+        """Whether a player may see the running Augen during the game (Schnapsen scharf hides them)."""
+        return True
+
 
 def parse_bool(key: str, value: Any) -> bool:
     """``value`` as a boolean option (``true``/``false``, ``yes``/``no``, ``on``/``off``, ``1``/``0``)."""

@@ -241,6 +241,10 @@ class TwoPlayerVariant(Variant):
     def match_unit(self) -> str:
         return self.match_kind
 
+    @property
+    def shows_augen(self) -> bool:
+        return self.show_points
+
     # ---- derived facts ----
     @property
     def target(self) -> int:
