@@ -63,7 +63,7 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any, Generic, Literal, TypeAlias, TypeVar, overload
+from typing import IO, Any, Generic, Literal, Self, TypeAlias, TypeVar, overload
 
 from bummerl.actions import Action
 from bummerl.cards import Card, format_cards, parse_cards
@@ -150,9 +150,27 @@ _JSON_FORMAT = "bummerl-record"
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
+class _TextForm:
+    """``dumps`` and ``loads`` on a record type itself, as :func:`dumps` and :func:`loads` for any record."""
+
+    def dumps(self, format: Format = "text") -> str:
+        assert isinstance(self, GameRecord | MatchRecord)
+        return dumps(self, format)
+
+    @classmethod
+    def loads(cls, text: str, format: Format | None = None) -> Self:
+        """Read exactly one record of this type: one game (:class:`GameRecord`) or one match (:class:`MatchRecord`)."""
+        record = loads(text, format)
+        if isinstance(record, cls):
+            return record
+        if isinstance(record, MatchRecord):
+            raise RecordError(f"expected one game, found a match of {len(record.games)} games")
+        raise RecordError("expected a match (games with a Match tag), found a single game")
+
+
 # ---------------------------------------------------------------- game records
 @dataclasses.dataclass(frozen=True)
-class GameRecord:
+class GameRecord(_TextForm):
     """One game of any variant: free tags, the variant, the dealer, the deal, the actions, the result.
 
     ``result`` is ``None`` for an unfinished game (a two-player game's
@@ -259,21 +277,9 @@ class GameRecord:
         _check_result(game, self.result_token, self.result)
         return game
 
-    # -------------------------------------------------------------- text/JSON
-    def dumps(self, format: Format = "text") -> str:
-        return dumps(self, format)
-
-    @classmethod
-    def loads(cls, text: str, format: Format | None = None) -> GameRecord:
-        """Read exactly one game record."""
-        record = loads(text, format)
-        if isinstance(record, MatchRecord):
-            raise RecordError(f"expected one game, found a match of {len(record.games)} games")
-        return record
-
 
 @dataclasses.dataclass(frozen=True)
-class MatchRecord:
+class MatchRecord(_TextForm):
     """The games of one two-player match (a Bummerl, or Marken in Schnorps), in order.
 
     A match record is a run of consecutive game records sharing a ``Match`` tag,
@@ -361,17 +367,6 @@ class MatchRecord:
             except RecordError as exc:
                 raise RecordError(f"{where}: {exc}") from None
         return match
-
-    def dumps(self, format: Format = "text") -> str:
-        return dumps(self, format)
-
-    @classmethod
-    def loads(cls, text: str, format: Format | None = None) -> MatchRecord:
-        """Read exactly one match record."""
-        record = loads(text, format)
-        if not isinstance(record, MatchRecord):
-            raise RecordError("expected a match (games with a Match tag), found a single game")
-        return record
 
 
 #: What the readers return and the writers take: a game of any variant, or a two-player match.
