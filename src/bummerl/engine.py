@@ -158,6 +158,15 @@ class Game(abc.ABC):
         return self.result is not None
 
     @abc.abstractmethod
+    def side_of(self, seat: int) -> int:
+        """The index of ``seat``'s side in :meth:`augen` and the result's ``augen``: the seat itself at two seats;
+        at a table 0 for the declarer's side, 1 for the defenders (once the contract is fixed)."""
+
+    @abc.abstractmethod
+    def augen(self, side: int) -> int:
+        """The counted Augen of a side (:meth:`side_of`): tricks, and marriages once the side has a trick."""
+
+    @abc.abstractmethod
     def view(self, seat: int) -> View:
         """What ``seat`` may know (:mod:`bummerl.view`): the only thing a bot or a client is given."""
 

@@ -326,6 +326,9 @@ class TableGame(Game):
         """
         return (seat - self.vorhand) % self.variant.players
 
+    def side_of(self, seat: int) -> int:
+        return self.side[seat]
+
     def augen(self, side: int) -> int:
         """Counted Augen of a side (0 declarer's, 1 defenders'): tricks, and
         marriages once the side has a trick (seeds/003: "Die Ansage zählt nur wenn

@@ -292,6 +292,9 @@ class TwoPlayerGame(Game):
         """Whether Farbzwang and Stichzwang apply (talon closed or exhausted)."""
         return self.closed_by is not None or not self.talon
 
+    def side_of(self, seat: int) -> int:
+        return seat  # each player is a side
+
     def augen(self, player: int) -> int:
         """Counted Augen: tricks plus marriages, these only once a trick is won."""
         return counted_augen(self.trick_augen[player], self.marriage_augen[player], self.tricks_won[player] > 0)

@@ -69,7 +69,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from bummerl.actions import Action, ActionKind
 from bummerl.analysis import THRESHOLD, DecisionPoint, bid_values
@@ -83,7 +83,7 @@ from bummerl.server.errors import RequestError
 from bummerl.server.messages import HintMessage, HintsVoteMessage, ReviewMessage, error_message
 from bummerl.server.tasks import TaskSet
 from bummerl.variants.bauernschnapsen import Phase
-from bummerl.view import PlayerView, TableView
+from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import view_from_json, view_to_json
 
 if TYPE_CHECKING:
@@ -166,12 +166,7 @@ def advise(view: Mapping[str, Any], settings: HintSettings | None = None) -> dic
         raise ValueError("no legal action: it is not this seat's turn")
     if len(legal) == 1:
         return _advice("forced", legal[0], {}, legal)
-    seed = view_seed(view)
-    # The two engines' searches differ (the two-player solver and sampler, the table search): the view's type
-    # picks its search, as the bots' registry does.
-    if isinstance(seat_view, PlayerView):
-        return _two_player(seat_view, legal, seed, s)
-    return _table(seat_view, legal, seed, s)
+    return _HINTS[seat_view.variant.FAMILY](seat_view, legal, view_seed(view), s)
 
 
 def review(
@@ -232,7 +227,8 @@ def _advice(
     }
 
 
-def _two_player(view: PlayerView, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+def _two_player(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+    view = cast(PlayerView, seat_view)  # chosen for a two-player variant by _HINTS: its engine's view
     if not solvable(view):
         # Early in a long-talon variant one world takes seconds to solve: the expert's own opening player answers.
         return _advice("heuristic", HeuristicBot(seed).choose(view), {}, legal, why="early")
@@ -242,7 +238,8 @@ def _two_player(view: PlayerView, legal: list[Action], seed: int, s: HintSetting
     return _advice("exact" if exact else "search", ev.best, ev.values, legal, ev.worlds, ev.exhaustive)
 
 
-def _table(view: TableView, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+def _table(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+    view = cast(TableView, seat_view)  # chosen for a table variant by _HINTS: its engine's view
     bot = TableSearchBot(seed, worlds=s.table_worlds, seconds=s.seconds)
     if view.phase is Phase.PLAY:
         values = bot.action_values(view)
@@ -258,6 +255,14 @@ def _table(view: TableView, legal: list[Action], seed: int, s: HintSettings) -> 
         best = max(legal, key=lambda a: values[a])
         return _advice("bidding", best, values, legal, bot.worlds)
     return _advice("heuristic", TableHeuristicBot(seed).choose(view), {}, legal, why="phase")
+
+
+#: Each family's hint, by ``Variant.FAMILY``: the two engines' searches differ (the two-player solver and
+#: sampler; the table search with its bidding estimate), as the bots' registry knows.
+_HINTS: dict[str, Callable[[View, list[Action], int, HintSettings], dict[str, Any]]] = {
+    "two_player": _two_player,
+    "table_game": _table,
+}
 
 
 # ============================================================ on the event loop: the table's side
@@ -277,7 +282,6 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
     declares = [a for a in game.legal_actions() if a.kind is ActionKind.DECLARE]
     if not declares:
         return {}
-    view = game.view(seat)
     if not game.variant.shows_augen:  # scharf: what going out would give is the count the variant hides
         return {a.token: {"wins": None, "augen": None} for a in declares}
     out: dict[str, dict[str, Any]] = {}
@@ -286,9 +290,7 @@ def declare_check(game: Game, seat: int) -> dict[str, dict[str, Any]]:
         after.apply(action)
         result = after.result
         assert result is not None, "a declaration ends the game"
-        # A table game's result counts Augen per side (declarer's, defenders'), a two-player one per seat.
-        side = view.side[seat] if isinstance(view, TableView) else seat
-        out[action.token] = {"wins": result.points_of(seat) > 0, "augen": result.augen[side]}
+        out[action.token] = {"wins": result.points_of(seat) > 0, "augen": result.augen[game.side_of(seat)]}
     return out
 
 
