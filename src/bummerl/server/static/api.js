@@ -58,6 +58,27 @@ export async function api(method, path, body = undefined, headers = {}) {
   return { status: response.status, data };
 }
 
+/**
+ * A request from a page that shows that it waits: `page.busy` while it runs (`page.error` cleared), and on a
+ * refusal `page.error` says why (the text `describe(err)` makes); `page.render()` shows each change.
+ * Resolves to the answer's data, or null when refused.
+ */
+export async function pageRequest(page, method, path, body, { headers = {}, describe = (err) => err.message } = {}) {
+  page.busy = true;
+  page.error = null;
+  page.render();
+  try {
+    const { data } = await api(method, path, body, headers);
+    page.busy = false;
+    return data;
+  } catch (err) {
+    page.busy = false;
+    page.error = describe(err);
+    page.render();
+    return null;
+  }
+}
+
 // ------------------------------------------------------------------ localStorage
 function load(key, fallback) {
   try {

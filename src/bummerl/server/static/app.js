@@ -15,7 +15,7 @@
 //
 // Plain ES modules, no build step: the server serves this folder as it is.
 
-import { api, prefs, seats } from "./api.js";
+import { api, pageRequest, prefs, seats } from "./api.js";
 import { has, locale, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
 import { ProfilePage } from "./profile.js";
@@ -220,26 +220,18 @@ class LobbyPage {
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
     if (this.form.target !== "" && v.match_kind === "marken") body.target = Number(this.form.target);
     prefs.name = this.form.name;
-    this.busy = true;
-    this.error = null;
-    this.render();
-    try {
-      const { data } = await api("POST", "/api/tables", body);
-      seats.save(data.table_id, {
-        token: data.token,
-        seat: data.seat,
-        kind: data.kind,
-        variant: v.name,
-        invite_url: data.invite_url || null,
-        invite_urls: data.invite_urls || {},
-        opponent: others.length === 1 ? others[0] : null,
-      });
-      location.hash = `#/table/${data.table_id}`;
-    } catch (err) {
-      this.busy = false;
-      this.error = err.message;
-      this.render();
-    }
+    const data = await pageRequest(this, "POST", "/api/tables", body);
+    if (!data) return;
+    seats.save(data.table_id, {
+      token: data.token,
+      seat: data.seat,
+      kind: data.kind,
+      variant: v.name,
+      invite_url: data.invite_url || null,
+      invite_urls: data.invite_urls || {},
+      opponent: others.length === 1 ? others[0] : null,
+    });
+    location.hash = `#/table/${data.table_id}`;
   }
 
   /** The variant radios: all six, the player count in the title where the server's title has none. */

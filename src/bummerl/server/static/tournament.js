@@ -9,7 +9,7 @@
 // (GET /api/tournaments/ID). A participant's token is also their seat token at each of their tables: "open table"
 // keeps it for that table as the lobby keeps any seat token (api.js `seats`) and opens the table page.
 
-import { absoluteUrl, api, prefs, seats } from "./api.js";
+import { absoluteUrl, api, pageRequest, prefs, seats } from "./api.js";
 import { t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
 import { botName, h, variantTitle } from "./render.js";
@@ -43,6 +43,8 @@ const mine = {
 };
 
 const bearer = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+/** A refusal as this page says it. */
+const errorText = (err) => t("error", { message: err.message });
 
 function field(id, label, input) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input);
@@ -86,23 +88,15 @@ class NewPage {
     const body = { name: f.name.trim() || t("tn_default_name"), variant: f.variant, format: f.format, unit: f.unit };
     if (f.max !== "") body.max_players = Number(f.max);
     if (f.format === "swiss" && f.rounds !== "") body.rounds = Number(f.rounds);
-    this.busy = true;
-    this.error = null;
-    this.render();
-    try {
-      const { data } = await api("POST", "/api/tournaments", body);
-      mine.save(data.id, {
-        organiser_token: data.organiser_token,
-        code: data.code,
-        invite_url: data.invite_url,
-        name: body.name,
-      });
-      location.hash = `#/tournaments/${data.id}`;
-    } catch (err) {
-      this.busy = false;
-      this.error = t("error", { message: err.message });
-      this.render();
-    }
+    const data = await pageRequest(this, "POST", "/api/tournaments", body, { describe: errorText });
+    if (!data) return;
+    mine.save(data.id, {
+      organiser_token: data.organiser_token,
+      code: data.code,
+      invite_url: data.invite_url,
+      name: body.name,
+    });
+    location.hash = `#/tournaments/${data.id}`;
   }
 
   render() {
@@ -263,19 +257,7 @@ class TournamentPage {
 
   async act(method, path, body, token) {
     if (this.busy) return null;
-    this.busy = true;
-    this.error = null;
-    this.render();
-    try {
-      const answer = await api(method, path, body, bearer(token));
-      this.busy = false;
-      return answer.data;
-    } catch (err) {
-      this.busy = false;
-      this.error = t("error", { message: err.message });
-      this.render();
-      return null;
-    }
+    return pageRequest(this, method, path, body, { headers: bearer(token), describe: errorText });
   }
 
   async start() {
