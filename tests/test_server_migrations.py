@@ -45,7 +45,10 @@ from sqlalchemy import (
 from bummerl.server import migrations
 from bummerl.server.migrations.__main__ import main
 from bummerl.server.storage import Repository, StorageError, _Base, hash_token
-from bummerl.server.tournament_store import TournamentStore  # its tables join _Base.metadata (revision 0007)
+from bummerl.server.tournament_store import (  # its tables join _Base.metadata (revision 0007)
+    TournamentPlan,
+    TournamentStore,
+)
 from pg_server import postgres_server, postgres_url
 from test_server_storage import seats_for
 
@@ -662,7 +665,7 @@ def test_0007_adds_the_tournament_tables_and_goes_down_without_touching_the_game
     repo = Repository(url)
     repo.create_schema()
     store = TournamentStore(repo)
-    store.create("T1", "Cup", "schnapsen", {}, "swiss", "game", None, 8, "c0de", hash_token("o"), None)
+    store.create("T1", TournamentPlan("Cup", "schnapsen", {}, "swiss", "game", None, 8), "c0de", hash_token("o"), None)
     assert store.join("c0de", "Anna", hash_token("a")) == ("T1", 0)
     with repo.engine.begin() as db:
         migrations.downgrade(db, "0006")

@@ -43,7 +43,6 @@ from typing import Any, ClassVar
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from uvicorn.server import ServerState
 from websockets.frames import Frame
 from websockets.http11 import Request
 
@@ -151,14 +150,8 @@ class EdgeWebSocketProtocol(WebSocketsSansIOProtocol):
 
     limiter: ClassVar[ConnectionLimiter]
 
-    def __init__(
-        self,
-        config: uvicorn.Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # uvicorn makes the protocol with its own arguments: passed on as given
         #: The client key whose slot this connection holds (handed over by the HTTP protocol).
         self.client_key: str | None = None
         self.last_frame = self.loop.time()
@@ -204,14 +197,8 @@ class EdgeHttpProtocol(HttpToolsProtocol):
     request_timeout: ClassVar[float]
     websocket_class: ClassVar[type[EdgeWebSocketProtocol]]
 
-    def __init__(
-        self,
-        config: uvicorn.Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # uvicorn makes the protocol with its own arguments: passed on as given
         if self.ws_protocol_class is not None:
             # Upgrades must go to the WebSocket protocol that gives the slot back when it closes.
             self.ws_protocol_class = self.websocket_class

@@ -18,7 +18,8 @@ the database sees them (revision ``0007``):
 >>> repo = Repository("sqlite://")
 >>> repo.create_schema()
 >>> store = TournamentStore(repo)
->>> t = store.create("T1", "Cup", "schnapsen", {}, "swiss", "game", None, 8, "c0de", hash_token("boss"), None)
+>>> plan = TournamentPlan("Cup", "schnapsen", {}, "swiss", "game", None, 8)
+>>> t = store.create("T1", plan, "c0de", hash_token("boss"), None)
 >>> store.join("c0de", "Anna", hash_token("anna"))
 ('T1', 0)
 >>> store.add_bot("T1", "heuristic")
@@ -44,7 +45,19 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint, func, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -57,6 +70,7 @@ __all__ = [
     "TableRow",
     "TournamentData",
     "TournamentError",
+    "TournamentPlan",
     "TournamentStore",
     "matches_token",
 ]
@@ -163,6 +177,20 @@ class TableRow:
 
 
 @dataclasses.dataclass(frozen=True)
+class TournamentPlan:
+    """What an organiser asks for: the name, the variant and its options, the format, what decides a table
+    (``unit``), the rounds (Swiss only; ``None``: as many as the format plans) and the most participants."""
+
+    name: str
+    variant: str
+    options: dict[str, Any]
+    format: str
+    unit: str
+    rounds: int | None
+    max_players: int
+
+
+@dataclasses.dataclass(frozen=True)
 class TournamentData:
     """One tournament with its participants (in number order) and every table of every round."""
 
@@ -206,6 +234,11 @@ def _table_row(row: _TableRow) -> TableRow:
     )
 
 
+def _one_table(tournament_id: str, round_: int, table_no: int) -> tuple[ColumnElement[bool], ...]:
+    """The conditions that pick one table row of one round."""
+    return (_TableRow.tournament_id == tournament_id, _TableRow.round == round_, _TableRow.table_no == table_no)
+
+
 class TournamentStore:
     """The tournaments' database access, on the repository's engine."""
 
@@ -215,31 +248,20 @@ class TournamentStore:
 
     # ------------------------------------------------------------------ making and joining
     def create(
-        self,
-        tournament_id: str,
-        name: str,
-        variant: str,
-        options: dict[str, Any],
-        format_: str,
-        unit: str,
-        rounds: int | None,
-        max_players: int,
-        join_code: str,
-        organiser_hash: str,
-        creator_hash: str | None,
+        self, tournament_id: str, plan: TournamentPlan, join_code: str, organiser_hash: str, creator_hash: str | None
     ) -> str:
         """Store a new, open tournament; its id."""
         with self._sessions.begin() as s:
             s.add(
                 _TournamentRow(
                     id=tournament_id,
-                    name=name,
-                    variant=variant,
-                    options=json.dumps(options, sort_keys=True),
-                    format=format_,
-                    unit=unit,
-                    rounds=rounds,
-                    max_players=max_players,
+                    name=plan.name,
+                    variant=plan.variant,
+                    options=json.dumps(plan.options, sort_keys=True),
+                    format=plan.format,
+                    unit=plan.unit,
+                    rounds=plan.rounds,
+                    max_players=plan.max_players,
                     entrants=0,
                     join_code=join_code,
                     organiser=organiser_hash,
@@ -450,12 +472,7 @@ class TournamentStore:
         with self._sessions.begin() as s:
             s.execute(
                 update(_TableRow)
-                .where(
-                    _TableRow.tournament_id == tournament_id,
-                    _TableRow.round == round_,
-                    _TableRow.table_no == table_no,
-                    _TableRow.status == NEW,
-                )
+                .where(*_one_table(tournament_id, round_, table_no), _TableRow.status == NEW)
                 .values(status=PLAYING)
             )
 
@@ -464,12 +481,7 @@ class TournamentStore:
         with self._sessions.begin() as s:
             s.execute(
                 update(_TableRow)
-                .where(
-                    _TableRow.tournament_id == tournament_id,
-                    _TableRow.round == round_,
-                    _TableRow.table_no == table_no,
-                    _TableRow.status != DONE,
-                )
+                .where(*_one_table(tournament_id, round_, table_no), _TableRow.status != DONE)
                 .values(status=DONE, outcome=json.dumps(outcome.to_json()), finished_at=now())
             )
 

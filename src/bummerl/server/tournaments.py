@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 import re
@@ -88,6 +89,7 @@ from bummerl.server.tournament_store import (
     TableRow,
     TournamentData,
     TournamentError,
+    TournamentPlan,
     TournamentStore,
     matches_token,
 )
@@ -135,32 +137,22 @@ class TournamentService:
         self._min_gap = settings.poll_seconds / 2
 
     # ------------------------------------------------------------------ organiser and players
-    async def create(
-        self,
-        name: str,
-        variant: str,
-        options: dict[str, Any],
-        format_: str,
-        unit: str,
-        rounds: int | None,
-        max_players: int,
-        client: str | None,
-    ) -> tuple[TournamentData, str]:
+    async def create(self, plan: TournamentPlan, client: str | None) -> tuple[TournamentData, str]:
         """A new open tournament and its organiser's token (given once); :class:`TournamentError` ``400``
         for a variant, option, format or round count that does not fit, ``429`` at the client's cap."""
         try:
-            kind, v = family_of(variant, options)
+            kind, v = family_of(plan.variant, plan.options)
         except BummerlError as exc:
             raise TournamentError("bad_tournament", str(exc), status=400) from None
         try:
-            check_format(format_, unit, kind.seat_count(v))
+            check_format(plan.format, plan.unit, kind.seat_count(v))
         except ValueError as exc:
             raise TournamentError("bad_tournament", str(exc), status=400) from None
-        if rounds is not None and format_ != "swiss":
+        if plan.rounds is not None and plan.format != "swiss":
             raise TournamentError(
-                "bad_tournament", f"a {format_} sets its own number of rounds: leave rounds out", status=400
+                "bad_tournament", f"a {plan.format} sets its own number of rounds: leave rounds out", status=400
             )
-        if max_players > self.settings.max_players:
+        if plan.max_players > self.settings.max_players:
             raise TournamentError(
                 "bad_tournament",
                 f"a tournament has at most {self.settings.max_players} participants",
@@ -178,20 +170,8 @@ class TournamentService:
                 )
         token = secrets.token_urlsafe(32)
         tournament_id = secrets.token_urlsafe(9)
-        await self.db.run(
-            self.store.create,
-            tournament_id,
-            name,
-            v.name,
-            v.options(),
-            format_,
-            unit,
-            rounds,
-            max_players,
-            secrets.token_urlsafe(9),
-            hash_token(token),
-            creator,
-        )
+        named = dataclasses.replace(plan, variant=v.name, options=v.options())  # the variant's own name and options
+        await self.db.run(self.store.create, tournament_id, named, secrets.token_urlsafe(9), hash_token(token), creator)
         return await self.load(tournament_id), token
 
     async def join(self, code: str, name: str) -> tuple[str, int, str]:

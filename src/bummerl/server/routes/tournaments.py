@@ -41,7 +41,7 @@ from starlette.requests import HTTPConnection
 from bummerl.server.messages import PlayerName
 from bummerl.server.routes.deps import app_parts, client_of, parts, rate_limited, refused
 from bummerl.server.tournament_rounds import MAX_ROUNDS
-from bummerl.server.tournament_store import TournamentData, TournamentError
+from bummerl.server.tournament_store import TournamentData, TournamentError, TournamentPlan
 from bummerl.server.tournaments import TournamentService
 
 __all__ = ["CreateTournament", "JoinTournament", "router", "service"]
@@ -126,16 +126,10 @@ async def post_tournament(
     body: CreateTournament, connection: HTTPConnection, tournaments: ServiceDep
 ) -> dict[str, Any]:
     try:
-        t, token = await tournaments.create(
-            body.name,
-            body.variant,
-            dict(body.options),
-            body.format,
-            body.unit,
-            body.rounds,
-            body.max_players,
-            client_of(connection),
+        plan = TournamentPlan(
+            body.name, body.variant, dict(body.options), body.format, body.unit, body.rounds, body.max_players
         )
+        t, token = await tournaments.create(plan, client_of(connection))
     except TournamentError as exc:
         raise refused(exc) from None
     return {
