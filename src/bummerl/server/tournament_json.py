@@ -10,7 +10,7 @@ asker sent.
 >>> from bummerl.server.tournament_store import PlayerData, TableRow, TournamentData
 >>> players = [PlayerData(0, "Anna", "human", None, "<sha256>"), PlayerData(1, "random", "bot", "random", None)]
 >>> table = TableRow(1, 0, "k3J9x2", Seating((0, 1)), "done", Outcome(frozenset({0}), {0: 2, 1: 0}))
->>> t = TournamentData("T1", "Cup", "schnapsen", {}, "swiss", "game", 1, 8, "c0de", "<sha256>", "finished", 1, 0,
+>>> t = TournamentData("Cup", "schnapsen", {}, "swiss", "game", 1, 8, "T1", "c0de", "<sha256>", "finished", 1, 0,
 ...                    "2026-01-01", None, None, players, [table])
 >>> state = tournament_json(t, title="Schnapsen (weich)", kind="two_player", seats=2, filler="hard")
 >>> [(s["name"], s["winner"], s["score"]) for s in state["rounds"][0]["tables"][0]["seats"]]

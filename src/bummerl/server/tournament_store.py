@@ -191,17 +191,10 @@ class TournamentPlan:
 
 
 @dataclasses.dataclass(frozen=True)
-class TournamentData:
-    """One tournament with its participants (in number order) and every table of every round."""
+class TournamentData(TournamentPlan):
+    """One tournament as planned, with its participants (in number order) and every table of every round."""
 
     id: str
-    name: str
-    variant: str
-    options: dict[str, Any]
-    format: str
-    unit: str
-    rounds: int | None
-    max_players: int
     join_code: str
     organiser: str
     status: str
@@ -413,24 +406,24 @@ class TournamentStore:
                 .order_by(_TableRow.round, _TableRow.table_no)
             ).all()
             return TournamentData(
-                row.id,
-                row.name,
-                row.variant,
-                json.loads(row.options),
-                row.format,
-                row.unit,
-                row.rounds,
-                row.max_players,
-                row.join_code,
-                row.organiser,
-                row.status,
-                row.round,
-                row.winner,
-                row.created_at,
-                row.started_at,
-                row.finished_at,
-                [PlayerData(p.number, p.name, p.kind, p.bot, p.token) for p in players],
-                [_table_row(t) for t in tables],
+                name=row.name,
+                variant=row.variant,
+                options=json.loads(row.options),
+                format=row.format,
+                unit=row.unit,
+                rounds=row.rounds,
+                max_players=row.max_players,
+                id=row.id,
+                join_code=row.join_code,
+                organiser=row.organiser,
+                status=row.status,
+                round=row.round,
+                winner=row.winner,
+                created_at=row.created_at,
+                started_at=row.started_at,
+                finished_at=row.finished_at,
+                players=[PlayerData(p.number, p.name, p.kind, p.bot, p.token) for p in players],
+                tables=[_table_row(t) for t in tables],
             )
 
     # ------------------------------------------------------------------ moving on
