@@ -22,7 +22,7 @@ This module must import nothing of the variants or the engines (they sit above i
 from __future__ import annotations
 
 import enum
-from typing import Any, Protocol
+from typing import Protocol
 
 __all__ = ["Result"]
 
@@ -50,6 +50,6 @@ class Result(Protocol):
         """The points ``seat`` won in this game (0 for a loser)."""
         ...
 
-    def to_json(self, players: int) -> dict[str, Any]:
+    def to_json(self, players: int) -> dict[str, object]:
         """The result as the bot protocol's JSON object (docs/protocol.md), for a game of ``players`` seats."""
         ...

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bummerl.cards import Rank
 from bummerl.errors import UnknownVariantError
@@ -109,7 +109,7 @@ class TableResult:
         """Game points credited to ``seat`` by this game."""
         return self.points if seat in self.winners else 0
 
-    def to_json(self, players: int) -> dict[str, Any]:
+    def to_json(self, players: int) -> dict[str, object]:
         """The bot protocol's JSON object (:class:`bummerl.rules.result.Result`): the winners and every seat's points.
 
         >>> TableResult("gang", 1, (1,), 6, TableEndReason.CONTRACT_WON, (120, 0)).to_json(3)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from bummerl.cards import Rank, siegpunkte
 from bummerl.errors import UnknownVariantError
@@ -81,7 +81,7 @@ class GameResult:
         """The points ``player`` won in this game (0 for the loser)."""
         return self.points if self.winner == player else 0
 
-    def to_json(self, players: int = 2) -> dict[str, Any]:
+    def to_json(self, players: int = 2) -> dict[str, object]:
         """The bot protocol's JSON object (:class:`bummerl.rules.result.Result`): the winner, not a side.
 
         >>> GameResult(0, 2, EndReason.DECLARED, (70, 20)).to_json(2)
