@@ -347,16 +347,16 @@ def test_the_rating_is_twice_the_two_player_bradley_terry_rating() -> None:
     assert sweep is not None and math.isfinite(sweep.elo) and sweep.elo > narrow.elo
 
 
-def test_statistics_after_games_at_the_live_server(client: TestClient) -> None:
-    """The verdict of a match is stored with the game that ended it; the API counts the player's games."""
-    key = client.post("/api/players", json={"name": "Anna"}).json()["key"]
-    table = client.post("/api/tables", json={"opponent": "random", "seed": 3, "target": 1, "variant": "schnorps"})
-    table = table.json()
-    client.post(
-        "/api/players/me/seats", json={"table_id": table["table_id"], "token": table["token"]}, headers=auth(key)
-    )
-    with client.websocket_connect(table["ws_url"]) as ws:
-        ws.send_json({"type": "hello", "token": table["token"]})
+def play_a_match(client: TestClient, key: str, **table: Any) -> tuple[str, dict[str, Any]]:
+    """Create a table for the player of ``key`` (recording its seat), play seat 0 to the end of the match through
+    the WebSocket, and return the table's id and the last state."""
+    made = client.post("/api/tables", json={"opponent": "random", "target": 1, "variant": "schnorps", **table})
+    assert made.status_code == 201, made.text
+    made_table = made.json()
+    claim = {"table_id": made_table["table_id"], "token": made_table["token"]}
+    assert client.post("/api/players/me/seats", json=claim, headers=auth(key)).json()["claimed"] is True
+    with client.websocket_connect(made_table["ws_url"]) as ws:
+        ws.send_json({"type": "hello", "token": made_table["token"]})
         ws.receive_json()
         state = ws.receive_json()
         while True:
@@ -367,11 +367,54 @@ def test_statistics_after_games_at_the_live_server(client: TestClient) -> None:
             elif state["your_turn"]:
                 ws.send_json({"type": "action", "action": state["legal"][0]})
             state = ws.receive_json()
+    return made_table["table_id"], state
+
+
+def test_statistics_after_games_at_the_live_server(client: TestClient) -> None:
+    """The verdict of a match is stored with the game that ended it; the API counts the player's games."""
+    key = client.post("/api/players", json={"name": "Anna"}).json()["key"]
+    table_id, state = play_a_match(client, key)
     stats = client.get("/api/players/me/stats", headers=auth(key)).json()
     assert stats["games"] >= 1 and stats["bummerl_won"] + stats["bummerl_lost"] == 1
     assert (stats["bummerl_won"] == 1) == (state["match"]["winner"] == 0)
-    assert stats["recent"][0]["table_id"] == table["table_id"] and stats["rows"][0]["opponent"] == "random"
+    assert stats["recent"][0]["table_id"] == table_id and stats["rows"][0]["opponent"] == "random"
     assert stats["rows"][0]["rating"]["games"] == stats["games"]
+
+
+def test_a_practice_game_counts_in_no_statistic_and_no_rating(client: TestClient) -> None:
+    """Issue 24: "Practice games (a chosen seed, whose deals the player can know) count in no statistic and no
+    rating".  A whole match at a seeded table against ``random`` leaves the statistics as they were; the same
+    match dealt by the server changes them."""
+    key = client.post("/api/players", json={"name": "Anna"}).json()["key"]
+    before = client.get("/api/players/me/stats", headers=auth(key)).json()
+    assert before["games"] == 0 and before["rows"] == [] and before["recent"] == []
+    table_id, _ = play_a_match(client, key, seed=3)
+    assert client.get(f"/api/tables/{table_id}").json()["practice"] is True
+    with app_parts(client.app).repo.engine.connect() as db:
+        played = db.execute(
+            text("SELECT count(*) FROM bummerl_games WHERE table_id = :t AND finished"), {"t": table_id}
+        ).scalar()
+    assert played and played >= 1  # the games were played and stored: only the statistics leave them out
+    assert client.get("/api/players/me/stats", headers=auth(key)).json() == before
+    play_a_match(client, key)
+    after = client.get("/api/players/me/stats", headers=auth(key)).json()
+    assert after["games"] >= 1 and after["bummerl_won"] + after["bummerl_lost"] == 1
+    [row] = after["rows"]
+    assert row["opponent"] == "random" and row["rating"]["games"] == after["games"]
+    assert table_id not in {g["table_id"] for g in after["recent"]}
+
+
+def test_the_store_leaves_practice_tables_out(repo: Repository) -> None:
+    store = PlayerStore(repo)
+    me, _ = store.create(None)
+    seats = [SeatData(0, "human", None, None, True, None), SeatData(1, "bot", "hard", None, False, None)]
+    repo.create_table("p", "schnapsen", {}, 5, 7, seats, {0: hash_token("p")}, practice=True)
+    table_with(repo, "t", "schnapsen", [("bot", "hard")])
+    for table in ("p", "t"):
+        store.claim_seat(me.id, table, 0)
+        store_game(repo, table, 0, 0, won(0))
+    outcomes, more = store.outcomes(me.id)
+    assert not more and [o.table_id for o in outcomes] == ["t"]
 
 
 # ---------------------------------------------------------------------- the migration

@@ -23,7 +23,9 @@ the seat's token and the player's key (:meth:`PlayerStore.claim_seat`).
 **Statistics** (:func:`statistics`) come from the stored results of the games
 at those seats: games and Bummerl won per variant and opponent (a bot level, a
 friend), the longest run of games won, and, against each bot of a two-player
-variant, a rating with its 95% interval (:func:`rating_against`).
+variant, a rating with its 95% interval (:func:`rating_against`).  A practice
+table's games (dealt from a seed the player chose, so the player may know the
+deals) count in none of them (:meth:`PlayerStore.outcomes`).
 
 >>> from bummerl.server.storage import Repository
 >>> repo = Repository("sqlite://")
@@ -433,7 +435,8 @@ class PlayerStore:
         return "claimed"
 
     def outcomes(self, player_id: str, limit: int = MAX_STATS_GAMES) -> tuple[list[GameOutcome], bool]:
-        """The player's finished games, oldest first (the newest ``limit``), and whether there were more."""
+        """The player's finished games, oldest first (the newest ``limit``), and whether there were more; the
+        games of practice tables (a chosen seed) are left out."""
         with self._sessions() as s:
             rows = s.execute(
                 select(
@@ -450,7 +453,13 @@ class PlayerStore:
                 .join(_PlayerSeatRow, _PlayerSeatRow.table_id == _GameRow.table_id)
                 .outerjoin(_OutcomeRow, _OutcomeRow.game_id == _GameRow.id)
                 .join(_TableRow, _TableRow.id == _GameRow.table_id)
-                .where(_PlayerSeatRow.player_id == player_id, _GameRow.finished.is_(True))
+                # A practice table's deals come from a seed its creator chose (and may know): its games count
+                # in no statistic and no rating.
+                .where(
+                    _PlayerSeatRow.player_id == player_id,
+                    _GameRow.finished.is_(True),
+                    _TableRow.practice.is_(False),
+                )
                 .order_by(_GameRow.id.desc())
                 .limit(limit + 1)
             ).all()
