@@ -26,11 +26,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -52,7 +56,7 @@ from bummerl.server.storage import Repository, StorageError
 from bummerl.server.storage import database_url as normalized_url
 from bummerl.server.tournaments import TournamentService
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "validation_error"]
 
 log = logging.getLogger("bummerl.server")
 
@@ -125,6 +129,12 @@ def create_app(
             headers={"Retry-After": str(retry)},
         )
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input, and a body with NaN, Infinity or a lone surrogate cannot be
+        # encoded back: that was a 500 with a traceback in the log for every such 13-byte request.
+        return JSONResponse({"detail": [validation_error(e) for e in exc.errors()]}, status_code=422)
+
     for router in (lobby.router, tables.router, games.router, sockets.router, tournaments.router):
         app.include_router(router)
     app.include_router(rules_routes.router)  # GET /api/rules/{variant}: the rules pages
@@ -135,3 +145,32 @@ def create_app(
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
     return app
+
+
+def validation_error(error: Mapping[str, Any]) -> dict[str, Any]:
+    """One error of a ``422`` answer: FastAPI's ``type``, ``loc`` and ``msg`` (what the page shows), and the
+    ``input`` and ``ctx`` it echoes only where they can be sent back as strict JSON.
+
+    >>> validation_error({"type": "string_type", "loc": ("body", "name"), "msg": "Input should be a valid string",
+    ...                   "input": float("nan")})
+    {'type': 'string_type', 'loc': ['body', 'name'], 'msg': 'Input should be a valid string'}
+    """
+    out: dict[str, Any] = {
+        "type": _text(str(error.get("type", ""))),
+        "loc": [part if isinstance(part, int) else _text(str(part)) for part in error.get("loc", ())],
+        "msg": _text(str(error.get("msg", ""))),
+    }
+    for field in ("input", "ctx"):
+        if field in error:
+            try:
+                value = jsonable_encoder(error[field])
+                json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
+            except (TypeError, ValueError):  # NaN, Infinity (ValueError), a lone surrogate (UnicodeEncodeError)
+                continue
+            out[field] = value
+    return out
+
+
+def _text(text: str) -> str:
+    """``text`` with what UTF-8 cannot carry (a lone surrogate, from a JSON escape) written as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
