@@ -21,7 +21,7 @@ test("the analysis prints a loss with two decimals in the language's digits", ()
   assert.equal(loss, "0,50");
   assert.equal(
     t("analysis_line", { n: 3, you: true, chosen: "Herz-Ass", best: "Laub-Zehner", loss }),
-    "Zug 3 · du: Herz-Ass – besser Laub-Zehner (−0,50 Punkte)",
+    "Zug 3 · Du: Herz-Ass – besser wäre Laub-Zehner gewesen (−0,50 Punkte)",
   );
   setLang("en");
   assert.equal(formatNumber(12.345, TWO_DECIMALS), "12.35");

@@ -64,7 +64,8 @@ export function roundWonText(page, winners, balance) {
   if (!Array.isArray(winners) || !winners.length) return "";
   const top = Math.max(...(balance || page.round.balance || [0]));
   const names = winners.map((p) => page.seatName(p)).join(", ");
-  return t("sr_match_won", { names, top: top > 0 ? `+${top}` : String(top) });
+  const you = winners.length === 1 && winners[0] === page.participant;
+  return t("sr_match_won", { names, you, count: winners.length, top: top > 0 ? `+${top}` : String(top) });
 }
 
 /** A round's own events in words (a game's start with its two players, a round's end); null: the usual text. */
@@ -74,6 +75,7 @@ export function roundEventText(page, e) {
     return t("sr_ev_game_start", {
       game_no: e.game_no,
       dealer: name(e.dealer),
+      you: e.dealer === page.participant,
       a: name(e.players[0]),
       b: name(e.players[1]),
     });

@@ -88,9 +88,11 @@ export function lineText(line, sheet, o) {
 /** A match's end in words: who won it, Schneider, the Bummerl the loser gets. */
 export function matchEndText(match, sheet, o) {
   if (!match.over) return null;
-  const winners = (match.winners || []).map((side) => sideLabel(sheet, side, o)).join(" & ");
-  if (match.scoring === "marken") return t("sc_match_won_marken", { who: winners });
-  let text = t("sc_match_won", { who: winners });
+  const labels = (match.winners || []).map((side) => sideLabel(sheet, side, o));
+  // "Du" wins in the second person: "Du gewinnst das Bummerl", never "Du gewinnt".
+  const words = { who: labels.join(" & "), count: labels.length, you: labels.length === 1 && labels[0] === t("You") };
+  if (match.scoring === "marken") return t("sc_match_won_marken", words);
+  let text = t("sc_match_won", words);
   if (match.schneider) text += ` · ${t("sc_schneider_bummerl")}`;
   return text;
 }

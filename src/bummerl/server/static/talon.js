@@ -185,6 +185,8 @@ export class TalonTable {
       text = t("match_won_marken", { name: name(m.winner), a: m.standing[m.winner], b: m.standing[1 - m.winner] });
     } else if (m.winner === page.mySeat) {
       text = t("match_won_you", { name: name(1 - m.winner) });
+    } else if (1 - m.winner === page.mySeat) {
+      text = t("match_lost_you", { name: name(m.winner) });
     } else {
       text = t("match_won_other", { name: name(m.winner), loser: name(1 - m.winner) });
     }
@@ -204,7 +206,12 @@ export class TalonTable {
     const pay = paymentText(page, result);
     if (pay) box.append(h("div", { class: "result-banner-reason round-pays" }, pay));
     const matchText = this.matchText(state);
-    if (matchText && !page.round) box.append(h("div", { class: "result-banner-match" }, matchText));
+    if (matchText && !page.round) {
+      // A lost Bummerl is no success: its line is told in the loss's colour, a won one in the felt's green.
+      const winner = (state.match || {}).winner;
+      const mine = page.mySeat === null || page.mySeat === undefined ? "" : winner === page.mySeat ? " won" : " lost";
+      box.append(h("div", { class: `result-banner-match${mine}`, id: "result-match" }, matchText));
+    }
     if (kept) {
       const close = () => (page.closeKept(), page.render());
       box.append(

@@ -1,0 +1,77 @@
+"""A table that feels finished (issue 24, "A table that feels finished"): German as a native speaker writes it,
+numbers in the page's language, a lost Bummerl told as a loss, the learning mode's verdicts kept, bid buttons
+complete at once, and the table's boxes where they belong.
+
+Each check runs at 1280x800 and on a 390x844 phone with touch. The seats are played over the table's WebSocket
+(``SeatDriver``) so that a test reaches its moment in seconds; the page only shows the table.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
+
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from browser_setup import require_chromium
+from ui_helpers import SeatDriver, contexts, first_legal, game_over, no_sideways_scroll, open_seat, post
+
+require_chromium()
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+    from tests.browser.conftest import Errors, LiveServer, Shot
+
+DEVICES = ("desktop", "phone")
+
+
+@pytest.fixture()
+def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    yield from contexts(browser)
+
+
+def lose_a_bummerl(base: str) -> dict[str, Any]:
+    """A Schnapsen table whose Bummerl seat 0 lost: it says "Genug!" at once in every game (too few Augen)."""
+    table = post(base, "/api/tables", {"variant": "schnapsen", "opponent": "random", "name": "Anna", "seed": 5})
+    driver = SeatDriver(base, table["table_id"], {0: table["token"]})
+    try:
+        for _ in range(12):
+            states = driver.play(first_legal, game_over)
+            if states[0]["game_over"].get("match_over"):
+                return table
+            driver.deal_next(0)
+    finally:
+        driver.close()
+    raise AssertionError("the Bummerl did not end in 12 games")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_lost_bummerl_in_german_and_in_the_colour_of_a_loss(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    table = lose_a_bummerl(server.url)
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    open_seat(page, server.url, table["table_id"], table["token"], 0, "schnapsen")
+    match = page.locator("#result-match")
+    match.wait_for()
+    text = match.inner_text()
+    # "Du kriegt das Bummerl" was the bug: the second person, lower case after the dash.
+    assert "du kriegst das Bummerl" in text and "kriegt" not in text, text
+    assert "lost" in (match.get_attribute("class") or "")
+    colour = match.evaluate("e => getComputedStyle(e).color")
+    assert colour == "rgb(179, 38, 30)", colour  # --danger, not the felt's green of a win
+    # The analysis names each seat's mistakes in words, numbers with the German decimal comma.
+    page.locator(".game-over .analysis-list").wait_for(timeout=60000)
+    for line in page.locator(".analysis-seat").all_inner_texts():
+        assert re.fullmatch(r".+: (keine Fehler|ein Fehler, \d+,\d\d .+|\d+ Fehler, zusammen \d+,\d\d .+)", line), line
+    body = page.locator("body").inner_text()
+    assert not re.search(r"\bDu (kriegt|spielt|gewinnt|gibt|hat|nimmt)\b", body), body
+    assert not re.search(r"\d\.\d\d erwartete", body)
+    assert no_sideways_scroll(page) == 0
+    shot(page, f"finished-lost-bummerl-{device}")
+    errors.check()
