@@ -15,13 +15,20 @@ to the ``state`` that shows it played: the store, the engine and the
 broadcast), median, p95 and max.  ``--seconds`` bounds the run; the numbers go
 into docs/web.md.
 
-This is a benchmark, not a test: it is never run by pytest.
+Each table is another player, as on a real server: its REST calls *and* its
+WebSocket carry their own client address in ``X-Forwarded-For`` (``10.x.y.z``),
+which uvicorn believes only from a trusted proxy (127.0.0.1 by default,
+docs/security.md), so the per-client limits (tables, connections per minute)
+count per table.  The script therefore talks only to the server it started on
+127.0.0.1.  tests/test_bench_web_load.py runs it with three tables so it cannot
+rot.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import json
 import os
 import random
@@ -31,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -51,10 +59,29 @@ def _free_port() -> int:
         return port
 
 
+def client_address(table: int) -> str:
+    """The client address of the bench's table ``table`` (a private ``10.x.y.z``, one per table).
+
+    >>> client_address(0), client_address(70_000)
+    ('10.0.0.0', '10.1.17.112')
+    """
+    return f"10.{table // 65536 % 256}.{table // 256 % 256}.{table % 256}"
+
+
+def client_headers(base: str, client: str) -> dict[str, str]:
+    """The header that makes a request or a WebSocket of the bench come from ``client``.
+
+    uvicorn believes ``X-Forwarded-For`` from 127.0.0.1 only (its trusted proxy), so the bench talks only to a
+    server on this machine's loopback: anywhere else the header would be someone else's input, not ours.
+    """
+    host = urllib.parse.urlsplit(base).hostname or ""
+    if not ipaddress.ip_address(host).is_loopback:
+        raise ValueError(f"the bench talks only to a server on 127.0.0.0/8, not {host}")
+    return {"X-Forwarded-For": client}
+
+
 def _post(url: str, body: dict[str, Any], client: str) -> dict[str, Any]:
-    # Each table is another player: its own client address (uvicorn takes X-Forwarded-For from 127.0.0.1),
-    # so that the per-client limits of docs/security.md apply per player, as on a real server.
-    headers = {"Content-Type": "application/json", "X-Forwarded-For": client}
+    headers = {"Content-Type": "application/json", **client_headers(url, client)}
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
     with urllib.request.urlopen(request, timeout=30) as response:
         data: dict[str, Any] = json.loads(response.read())
@@ -84,12 +111,16 @@ class Stats:
 async def _play_table(
     base: str, ws_base: str, bot: str, variant: str, games: int, seed: int, stats: Stats, stop: float
 ) -> None:
-    client = f"10.{seed // 65536 % 256}.{seed // 256 % 256}.{seed % 256}"
+    client = client_address(seed)
     table = await asyncio.to_thread(
         _post, f"{base}/api/tables", {"opponent": bot, "variant": variant, "seed": seed, "name": "load"}, client
     )
     rng = random.Random(seed)
-    async with websockets.connect(f"{ws_base}{table['ws_url']}", max_size=2**22) as ws:
+    # The socket comes from the table's client too: from one address the connection rate limit (60 a minute)
+    # refused every table from the 61st on (HTTP 403).
+    async with websockets.connect(
+        f"{ws_base}{table['ws_url']}", max_size=2**22, additional_headers=client_headers(base, client), proxy=None
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
         sent_at: float | None = None
         sent_seq = -1
@@ -125,23 +156,25 @@ async def _play_table(
                 await ws.send(last)
 
 
-async def _run(args: argparse.Namespace, base: str, ws_base: str) -> dict[str, Any]:
+async def run_load(
+    base: str, *, tables: int, games: int, bot: str = "random", variant: str = "schnapsen", seconds: float = 120.0
+) -> dict[str, Any]:
+    """Play ``tables`` tables of ``games`` games each at the server at ``base`` (``http://127.0.0.1:PORT``), for
+    at most ``seconds``; the measurements (see :func:`main`'s report)."""
+    ws_base = "ws" + base.removeprefix("http")
     stats = Stats()
     start = time.perf_counter()
-    stop = time.monotonic() + args.seconds
+    stop = time.monotonic() + seconds
     await asyncio.gather(
-        *(
-            _play_table(base, ws_base, args.bot, args.variant, args.games, 1000 + i, stats, stop)
-            for i in range(args.tables)
-        )
+        *(_play_table(base, ws_base, bot, variant, games, 1000 + i, stats, stop) for i in range(tables))
     )
     wall = time.perf_counter() - start
     lat = sorted(stats.latencies)
     p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))] if lat else float("nan")
     return {
-        "tables": args.tables,
-        "bot": args.bot,
-        "variant": args.variant,
+        "tables": tables,
+        "bot": bot,
+        "variant": variant,
         "games": stats.games,
         "actions": stats.actions,
         "client_actions": len(lat),
@@ -150,9 +183,8 @@ async def _run(args: argparse.Namespace, base: str, ws_base: str) -> dict[str, A
         "latency_ms_median": round(1000 * statistics.median(lat), 2) if lat else None,
         "latency_ms_p95": round(1000 * p95, 2),
         "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
-        "bot_workers": args.bot_workers or os.cpu_count(),
         "cpus": os.cpu_count(),
-        "complete": stats.games == args.tables * args.games,
+        "complete": stats.games == tables * games,
     }
 
 
@@ -169,12 +201,13 @@ def main() -> int:
     args.tables = max(1, min(args.tables, 500))
     args.games = max(1, min(args.games, 20))
     port = _free_port()
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="bummerl-web-load-") as data:
         command = [
             sys.executable, "-m", "bummerl", "serve", "--port", str(port), "--data-dir", data,
             "--bot-delay", "0", "--log-level", "error",
-            # Every table's socket comes from this machine: no per-address connection cap here.
+            # Every table's socket comes from this machine's one peer address: no cap on its open connections (the
+            # cap counts the peer, before any header is read; the rate limits count X-Forwarded-For).
             "--max-connections-per-client", "0",
         ]  # fmt: skip
         if args.bot_workers:
@@ -185,7 +218,12 @@ def main() -> int:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
         try:
             _wait_until_up(base, proc)
-            result = asyncio.run(_run(args, base, ws_base))
+            result = asyncio.run(
+                run_load(
+                    base, tables=args.tables, games=args.games, bot=args.bot, variant=args.variant, seconds=args.seconds
+                )
+            )
+            result["bot_workers"] = args.bot_workers or os.cpu_count()
         finally:
             proc.terminate()
             try:
