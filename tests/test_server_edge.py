@@ -182,7 +182,21 @@ def test_a_request_head_sent_slowly_is_cut_off(serve: Callable[..., ThreadServer
     server = serve()
     with socket.create_connection(("127.0.0.1", server.port), timeout=3) as s:
         s.sendall(b"GET /api/bots HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        _, seconds = closed_within(s, 5, drip=b"X-Slow: 1\r\n")  # one header line every 0.1 s, forever
+        got, seconds = closed_within(s, 5, drip=b"X-Slow: 1\r\n")  # one header line every 0.1 s, forever
+    assert got.startswith(b"HTTP/1.1 408 ") and 0.4 < seconds < 2.5
+
+
+def test_a_request_body_sent_slowly_is_answered_408(serve: Callable[..., ThreadServer]) -> None:
+    """Issue 24's security review: the head came whole, the body a byte at a time; the cut came without the 408."""
+    server = serve()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=3) as s:
+        s.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2000\r\n\r\n{"
+        )
+        got, seconds = closed_within(s, 5, drip=b" ")  # one byte of the body every 0.1 s, forever
+    assert got.startswith(b"HTTP/1.1 408 ") and b"connection: close" in got.lower()
+    assert got.count(b"HTTP/1.1 ") == 1  # the app wrote nothing after it
     assert 0.4 < seconds < 2.5
 
 

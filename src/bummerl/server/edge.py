@@ -265,8 +265,15 @@ class EdgeHttpProtocol(HttpToolsProtocol):
         self.deadline = None
         if self.transport.is_closing():
             return
-        if self.cycle is None or self.cycle.response_complete:
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete:
             self.transport.write(_TIMED_OUT)  # no response is under way that this would cut into
+        elif not cycle.response_started:
+            # The head came and the app waits for the rest of the body: it hears of a gone client (receive()
+            # answers http.disconnect) and may write nothing more; the client gets the 408.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            self.transport.write(_TIMED_OUT)
         self.transport.close()
 
 
