@@ -23,7 +23,7 @@ from ui_helpers import SeatDriver, contexts, first_legal, game_over, no_sideways
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 DEVICES = ("desktop", "phone")
@@ -74,4 +74,65 @@ def test_a_lost_bummerl_in_german_and_in_the_colour_of_a_loss(
     assert not re.search(r"\d\.\d\d erwartete", body)
     assert no_sideways_scroll(page) == 0
     shot(page, f"finished-lost-bummerl-{device}")
+    errors.check()
+
+
+def press(page: Page, target: Locator, device: str) -> None:
+    """A tap on the phone, a click on the laptop."""
+    if device == "phone":
+        target.tap()
+    else:
+        target.click()
+
+
+MY_CARD = "button.card.in-hand.playable:not([disabled])"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_learning_mode_keeps_the_verdict_of_zudrehen_and_of_the_move_after_it(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    """Zudrehen and the card led at once after it: both decisions keep their verdict (the page sends one review at a
+    time, as the server computes one per seat; before, the second request replaced the first)."""
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('bummerl.pace', '0'); localStorage.setItem('bummerl.motion', '0')")
+    table = post(server.url, "/api/tables", {"variant": "schnapsen", "opponent": "random", "name": "Anna", "seed": 2})
+    open_seat(page, server.url, table["table_id"], table["token"], 0, "schnapsen")
+    page.locator("#learning-mode").wait_for()
+    press(page, page.locator("#learning-mode"), device)
+    closed = False
+    for _ in range(60):
+        page.wait_for_selector(f"{MY_CARD}, [data-action='next_game']:not([disabled])")
+        if page.locator("[data-action='next_game']:not([disabled])").count():
+            press(page, page.locator("[data-action='next_game']:not([disabled])"), device)
+            continue
+        close = page.locator("[data-action='close']")
+        if close.count():
+            press(page, close, device)
+            # Still one's own lead after Zudrehen: the card follows at once, while Zudrehen is being judged.
+            page.locator(".trump-card.turned").wait_for(state="attached", timeout=5000)
+            page.wait_for_selector(MY_CARD)
+            press(page, page.locator(MY_CARD).first, device)
+            closed = True
+            break
+        press(page, page.locator(MY_CARD).first, device)
+        page.wait_for_timeout(50)
+    assert closed, "no Zudrehen was possible"
+    lines = page.locator("#review-list li")
+    page.wait_for_function(
+        "() => { const l = [...document.querySelectorAll('#review-list li')];"
+        " return l.length >= 2 && l.slice(-2).every((e) => e.dataset.verdict); }",
+        timeout=60000,
+    )
+    texts = lines.all_inner_texts()
+    verdicts = [v for v in page.eval_on_selector_all("#review-list li", "els => els.map(e => e.dataset.verdict)")]
+    assert all(verdicts), texts
+    close_line = texts[-2]
+    assert "Zudrehen" in close_line and "prüft" not in close_line, texts
+    assert "prüft" not in texts[-1], texts
+    assert page.locator("#review-line").inner_text() == texts[-1]
+    assert no_sideways_scroll(page) == 0
+    shot(page, f"finished-learning-{device}")
     errors.check()

@@ -65,7 +65,12 @@ export class TableHelp {
     this.rerender = render;
     this.state = null;
     this.hint = null; // the last `hint` answer
-    this.review = null; // the last `review` answer, or { pending: true, ply }
+    // Every reviewed decision of the game on the table, in order: a `review` answer, or { pending, game_id, ply }
+    // while it waits. The server computes one request per seat at a time, so the page sends one review at a time
+    // and keeps the others queued: a quick move after Zudrehen must not cost Zudrehen its verdict (issue 24).
+    this.reviews = [];
+    this.queue = []; // decisions waiting to be sent, { game_id, ply }
+    this.sent = null; // the decision whose review the server is computing
     this.asking = false; // a hint was asked and not answered yet
     this.error = null; // the last refusal of a hint or review (`error` with `about`)
     this.toReview = null; // { game_id, ply }: one's own decision to judge once the table has moved on
@@ -84,10 +89,20 @@ export class TableHelp {
       this.asking = false;
       this.error = null;
     } else if (message.type === "review") {
-      this.review = message;
+      const at = this.reviews.findIndex((r) => r.game_id === message.game_id && r.ply === message.ply);
+      if (at >= 0) this.reviews[at] = message;
+      else this.reviews.push(message);
+      this.sent = null;
+      this.sendReview();
     } else if (message.type === "error" && message.about) {
       if (message.about === "hint") this.asking = false;
-      if (message.about === "review") this.review = null;
+      if (message.about === "review") {
+        // That decision gets no verdict; the next one queued is sent.
+        const failed = this.sent;
+        if (failed) this.reviews = this.reviews.filter((r) => !(r.pending && r.ply === failed.ply));
+        this.sent = null;
+        this.sendReview();
+      }
       this.error = message;
     } else {
       return false;
@@ -104,11 +119,16 @@ export class TableHelp {
     const mine = this.toReview;
     if (mine && (mine.game_id !== at.game_id || at.ply > mine.ply)) {
       this.toReview = null;
-      if (this.learning && at.allowed && this.socket.send({ type: "review", game_id: mine.game_id, ply: mine.ply })) {
-        this.review = { pending: true, game_id: mine.game_id, ply: mine.ply };
+      if (this.learning && at.allowed) {
+        const decision = { game_id: mine.game_id, ply: mine.ply };
+        this.queue.push(decision);
+        this.reviews.push({ pending: true, ...decision });
+        this.sendReview();
       }
     }
-    if (this.review && this.review.game_id !== at.game_id) this.review = null;
+    // A new game: the verdicts of the last one go (its analysis has them all).
+    this.reviews = this.reviews.filter((r) => r.game_id === at.game_id);
+    this.queue = this.queue.filter((r) => r.game_id === at.game_id);
     if (this.error && this.error.about === "hints") this.error = null;
   }
 
@@ -119,6 +139,15 @@ export class TableHelp {
     // A forced move needs no verdict (and the server counts every review against the seat's minute).
     if (!at || !this.learning || !at.allowed || (state.legal || []).length < 2) return;
     this.toReview = { game_id: at.game_id, ply: at.ply, token };
+  }
+
+  /** Send the next queued review once the server has answered the last one. */
+  sendReview() {
+    while (!this.sent && this.queue.length) {
+      const next = this.queue.shift();
+      if (this.socket.send({ type: "review", game_id: next.game_id, ply: next.ply })) this.sent = next;
+      else this.reviews = this.reviews.filter((r) => !(r.pending && r.ply === next.ply));
+    }
   }
 
   ask() {
@@ -135,7 +164,10 @@ export class TableHelp {
   setLearning(on) {
     this.learning = on;
     store(LEARNING_KEY, on);
-    if (!on) this.review = null;
+    if (!on) {
+      this.reviews = [];
+      this.queue = [];
+    }
     this.rerender();
   }
 
@@ -287,8 +319,8 @@ export class TableHelp {
         ),
       );
     }
-    const review = this.reviewLine(state, say);
-    if (review) box.append(review);
+    const reviews = this.reviewList(say);
+    if (reviews) box.append(reviews);
     if (this.error)
       box.append(
         h(
@@ -311,12 +343,19 @@ export class TableHelp {
     return t("hints_missing", { names: missing.join(", ") });
   }
 
-  reviewLine(state, say) {
-    const r = this.review;
-    if (!r || !this.learning) return null;
+  /** Every reviewed decision of this game with its verdict, the newest last (`#review-line`). */
+  reviewList(say) {
+    if (!this.reviews.length || !this.learning) return null;
+    const list = h("ol", { class: "review-list", id: "review-list", "aria-live": "polite" });
+    this.reviews.forEach((r, i) => list.append(this.reviewLine(r, say, i === this.reviews.length - 1)));
+    return list;
+  }
+
+  reviewLine(r, say, newest) {
     const n = r.ply + 1;
-    if (r.pending)
-      return h("p", { class: "review-line muted", id: "review-line", role: "status" }, t("review_pending", { n }));
+    const id = newest ? "review-line" : null;
+    const ply = String(r.ply);
+    if (r.pending) return h("li", { class: "review-line muted", id, dataset: { ply } }, t("review_pending", { n }));
     const params = { n, action: say(r.action), best: say(r.best), loss: points(r.loss).replace("+", "") };
     const key =
       {
@@ -334,11 +373,7 @@ export class TableHelp {
       : r.verdict === "best" || r.verdict === "optimal" || r.verdict === "good"
         ? "fine"
         : "";
-    return h(
-      "p",
-      { class: `review-line ${cls}`.trim(), id: "review-line", role: "status", dataset: { verdict: r.verdict } },
-      t(key, params),
-    );
+    return h("li", { class: `review-line ${cls}`.trim(), id, dataset: { verdict: r.verdict, ply } }, t(key, params));
   }
 
   /** Mark the advised card or button of the hint on the drawn table. */
