@@ -5,7 +5,8 @@
 #   ./run.sh test   set up and run every check: the browser app's (ESLint, Prettier, node --test), ruff (lint and
 #                   format), mypy --strict, the import contract (lint-imports, pyproject.toml), pytest (browser
 #                   tests too)
-# Everything Python is installed into .venv next to this script; a second run reuses it.
+# Everything Python is installed into .venv next to this script, with the extras the command needs (start: the web
+# app's; play: none; test: every extra); a second run reuses it.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium) and the PostgreSQL tests start a throwaway cluster
 # of Debian's postgresql, the JavaScript checks need node and npm: `test` installs what is missing of Debian's
 # chromium, postgresql, nodejs and npm with apt-get when we are root (as in CI).
@@ -15,21 +16,41 @@ cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 VENV=.venv
 
+# The extras each command needs (pyproject.toml): `play` the engine alone, `start` the web app, `test` all of them.
+SERVE_EXTRAS="web"
+TEST_EXTRAS="dev web browser postgres openspiel pettingzoo ray tournament"
+
+# setup [force] EXTRA...: install Bummerl with these extras into .venv, once. The stamp file names the extras
+# installed so far: a command that needs one more (`test` after `start`) installs it, and every install keeps what
+# was there, so `start` after `test` installs nothing.
 setup() {
+  local force=""
+  if [ "${1:-}" = force ]; then
+    force=1
+    shift
+  fi
   if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
   fi
   # Re-install when the build's inputs changed since the last setup: pyproject.toml, setup.py and the C cores.
   local stamp="$VENV/.bummerl-installed"
-  local changed=""
+  local have="" changed="" missing="" extra
   if [ -f "$stamp" ]; then
+    have=$(cat "$stamp")
     changed=$(find pyproject.toml setup.py src/bummerl \( -name '*.c' -o -name '*.toml' -o -name setup.py \) \
       -newer "$stamp" 2>/dev/null | head -1 || true)
   fi
-  if [ ! -f "$stamp" ] || [ -n "$changed" ] || [ "${1:-}" = force ]; then
+  for extra in "$@"; do
+    case " $have " in *" $extra "*) ;; *) missing="$missing $extra" ;; esac
+  done
+  if [ ! -f "$stamp" ] || [ -n "$changed$missing$force" ]; then
+    local want
+    # shellcheck disable=SC2086  # the lists are words
+    want=$(printf '%s\n' $have "$@" | sort -u | tr '\n' ' ' | sed 's/ *$//')
+    echo "== installing Bummerl into $VENV${want:+ with: $want}"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[dev,web,browser,postgres,openspiel,pettingzoo,ray,tournament]"
-    touch "$stamp"
+    "$VENV/bin/python" -m pip install -q -e ".${want:+[${want// /,}]}"
+    echo "$want" >"$stamp"
   fi
 }
 
@@ -37,15 +58,21 @@ cmd=${1:-start}
 shift || true
 case "$cmd" in
   start)
-    setup
+    extras=$SERVE_EXTRAS
+    # PostgreSQL (a --database-url or BUMMERL_DATABASE_URL that names it) needs its driver too.
+    case " $* ${BUMMERL_DATABASE_URL:-}" in *postgres*) extras="$extras postgres" ;; esac
+    # shellcheck disable=SC2086
+    setup $extras
     exec "$VENV/bin/bummerl" serve "$@"
     ;;
   play)
+    # The terminal game imports nothing outside the standard library.
     setup
     exec "$VENV/bin/bummerl" play "$@"
     ;;
   test)
-    setup
+    # shellcheck disable=SC2086
+    setup $TEST_EXTRAS
     # System packages the tests use: Debian's chromium (browser tests) and PostgreSQL (a throwaway cluster for
     # the PostgreSQL storage tests). Installed only when missing and when we may (root with apt-get).
     need=""
@@ -69,7 +96,8 @@ case "$cmd" in
     echo "== pytest"; exec "$VENV/bin/python" -m pytest "$@"
     ;;
   setup)
-    setup force
+    # shellcheck disable=SC2086
+    setup force $TEST_EXTRAS
     ;;
   *)
     echo "usage: ./run.sh start|play|test|setup [args]" >&2
