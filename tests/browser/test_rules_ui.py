@@ -225,12 +225,18 @@ def test_table_game_bidding_shows_what_each_contract_means_and_scores(
         assert state["view"]["phase"] in ("cut", "trump"), "the bidding passed without a bid for this seat"
         page.click(f'#tg-actions button[data-token="{state["legal"][0]}"]')
         wait_until(page, lambda: tap.states[-1]["seq"] > seq, "the server's answer")  # noqa: B023
+    # Complete the moment they are drawn (issue 24: "Ansagen: X" alone for about a second), wrapped, never cut, and
+    # each with its whole description as a tooltip and an accessible description.
     for token in bids:
-        info = page.locator(f'#tg-actions button[data-token="{token}"] .tg-bid-info')
-        info.wait_for()
+        button = page.locator(f'#tg-actions button[data-token="{token}"]')
+        info = button.locator(".tg-bid-info")
         c = contracts[token[4:]]
         assert info.inner_text().strip() == f"{c['points_text']} · {c['goal']}"
-        assert info.get_attribute("title") == c["summary"]
+        title = button.get_attribute("title") or ""
+        assert c["summary"] in title and c["points_text"] in title, title
+        assert button.get_attribute("aria-describedby") == info.get_attribute("id")
+        assert info.evaluate("e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1")
+        assert button.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     # The hand and the bidding buttons stand on the first screen.
     height = SIZES[size]["height"]
     for selector in ("#tg-actions button.bid", "#tg-hand .card"):

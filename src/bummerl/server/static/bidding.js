@@ -268,22 +268,27 @@ export class BiddingTable {
   /** The buttons: every token that is not a card, marriage or discard, in the server's order; then marriages. */
   actions(s, legal) {
     const send = (tok) => this.page.act(tok);
-    const guide = legal.some((x) => x.startsWith("bid:")) ? this.contractGuide(s.view) : null;
+    // Asked for as soon as the table is drawn, long before the bidding: the buttons are complete when they come.
+    const guide = this.contractGuide(s.view);
     const buttons = legal
       .filter((tok) => !/^[AKQJT987][hdcs]$/.test(tok) && !tok.startsWith("marry:") && !tok.startsWith("discard:"))
-      .map((tok) =>
-        h(
+      .map((tok) => {
+        const info = tok.startsWith("bid:") ? bidInfo(guide, tok.slice(4), s.view) : null;
+        return h(
           "button",
           {
             type: "button",
             class: `tg-action ${tok.startsWith("bid:") ? "bid" : ""}`.trim(),
             dataset: { token: tok },
             onclick: () => send(tok),
+            // The contract's whole description: a tooltip for the mouse, a description for a screen reader.
+            title: info ? info.title : null,
+            "aria-describedby": info ? info.node.id : null,
           },
           tokenText(tok, this.o),
-          tok.startsWith("bid:") ? bidInfo(guide, tok.slice(4)) : null,
-        ),
-      );
+          info ? info.node : null,
+        );
+      });
     for (const tok of legal.filter((x) => x.startsWith("marry:"))) {
       buttons.push(
         h(
@@ -415,14 +420,26 @@ export class BiddingTable {
   }
 }
 
-/** The line under a bid button: the contract's points and goal (its whole description as the tooltip). */
-function bidInfo(guide, name) {
+/**
+ * The line under a bid button, `{ node, title }`: the contract's points and goal, and its whole description as
+ * the tooltip. From the rules of the table (`guide`), or, until they have come, from the view's own contract (its
+ * points): the button never shows its name alone.
+ */
+function bidInfo(guide, name, view) {
   const c = guide && guide[name];
-  if (!c) return null;
-  return h(
-    "span",
-    { class: "tg-bid-info", title: c.summary },
-    h("span", { class: "tg-bid-points" }, c.points_text),
-    ` · ${c.goal}`,
-  );
+  const id = `bid-info-${name}`;
+  if (c) {
+    const node = h(
+      "span",
+      { class: "tg-bid-info", id },
+      h("span", { class: "tg-bid-points" }, c.points_text),
+      ` · ${c.goal}`,
+    );
+    return { node, title: `${contractName(name)}: ${c.points_text} · ${c.summary || c.goal}` };
+  }
+  const own = ((view.variant && view.variant.contracts) || []).find((x) => x && x.name === name);
+  if (!own) return null;
+  const points = t("tg_bid_points", { n: own.points });
+  const node = h("span", { class: "tg-bid-info", id }, h("span", { class: "tg-bid-points" }, points));
+  return { node, title: `${contractName(name)}: ${points}` };
 }
