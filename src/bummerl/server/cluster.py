@@ -509,6 +509,8 @@ class Cluster:
     def _forward(self, link: TableLink, op: str, **fields: Any) -> None:
         assert link.owner is not None
         link.sent += 1
+        if op == "hello":
+            fields["k"] = link.conn.client  # the holder's hints give each client key its share
         self.send(link.owner, op, t=link.table_id, c=link.conn.id, q=link.sent, **fields)
 
     def route(self, table_id: str, owner: str) -> None:
@@ -648,6 +650,7 @@ class Cluster:
         if op == "hello":
             if rc is None or rc.node != sender:
                 rc = self.remote[key] = RemoteConnection(self, sender, table_id, msg["c"])
+            rc.client = str(msg.get("k") or "")
         elif rc is None:
             self.send(sender, "who", t=table_id, c=[msg["c"]])
             return

@@ -43,6 +43,9 @@ class Connection:
         #: The connection's address between the processes of a cluster (:mod:`bummerl.server.cluster`).
         self.id = secrets.token_hex(8)
         self.seat: int | None = None
+        #: The client key of its address (:func:`bummerl.server.clients.client_key`; ``""``: unknown): the hints
+        #: give each client a fair share (:mod:`bummerl.server.hints`).
+        self.client = ""
         self.hello = False
         #: How many of the room's events this client has been sent.
         self.cursor = 0

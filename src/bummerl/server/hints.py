@@ -31,11 +31,19 @@ other entrants play without them.
 of its own decision in the game on the table.  Each seat has at most one
 request computing (``busy``) and :attr:`HintSettings.per_minute` a minute
 (``rate_limited``); a process computes :attr:`HintSettings.running` at once
-and lets :attr:`HintSettings.waiting` wait (``busy``).  The search is capped
-at :attr:`HintSettings.seconds` per hint and the answer at
-:attr:`HintSettings.timeout` (``hint_timeout``).  The computation runs as a
-task of its own: the table, the seat's next action and its pings never wait
-for it.  Every refusal is an ``error`` with ``"about"`` naming the request.
+and lets :attr:`HintSettings.waiting` wait (``busy``).  **A fair share per
+client**: each client key (an address, an IPv6 /64: :attr:`Connection.client`)
+has at most one request waiting, whatever its number of tables (``busy``), and
+a freed slot goes to the waiting client served least recently, so one client
+with many tables cannot take every hint of the server (issue 24: one address
+with 9 tables got 29 hints in 40 s while everyone else got ``busy``).  The
+searches run in the bots' workers behind every bot decision
+(``BotScheduler.start_background``): a bot never waits behind a hint.  A hint
+takes at most :attr:`HintSettings.seconds` in its worker, the search's last
+world included, and the answer comes within :attr:`HintSettings.timeout`
+(``hint_timeout``).  The computation runs as a task of its own: the table, the
+seat's next action and its pings never wait for it.  Every refusal is an
+``error`` with ``"about"`` naming the request.
 
 **The declare check.** ``state.declare_check`` tells the seat, for each
 ``declare`` token it may send now, whether going out now wins the game
@@ -68,7 +76,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from bummerl.actions import Action, ActionKind
@@ -87,11 +95,10 @@ from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import view_from_json, view_to_json
 
 if TYPE_CHECKING:
-    import concurrent.futures
-
     from bummerl.server.storage import SeatData, TableData
 
 __all__ = [
+    "FairQueue",
     "HintService",
     "HintSettings",
     "HintTable",
@@ -122,7 +129,7 @@ class HintSettings:
     timeout: float = 10.0
     #: Hints and reviews one seat may ask for in a minute.
     per_minute: int = 40
-    #: Hints and reviews computed at once by one process, and waiting for that.
+    #: Hints and reviews computed at once by one process, and waiting for that (at most one per client).
     running: int = 1
     waiting: int = 8
 
@@ -392,18 +399,108 @@ def _refusal(about: str, code: str, message: str) -> dict[str, Any]:
     return {**error_message(code, message), "about": about}
 
 
+#: Starts a search in a worker once one is free for it, behind every bot decision; the future of its answer
+#: (``BotScheduler.start_background``).
+Start = Callable[[Callable[[], dict[str, Any]]], Awaitable["asyncio.Future[dict[str, Any]]"]]
+
+
+class FairQueue:
+    """``slots`` hints at a time; at most one waiting per client, and a freed slot goes to the waiting client
+    served least recently (round robin over the clients that wait).
+
+    >>> async def demo() -> list[str]:
+    ...     queue, order = FairQueue(1), []
+    ...     first = queue.enter("flood")                       # runs at once
+    ...     turns = {c: queue.enter(c) for c in ("flood", "anna")}
+    ...     queue.release("flood")                             # the flood's first hint is done
+    ...     order += [c for c, t in turns.items() if t.done()]
+    ...     return order
+    >>> asyncio.run(demo())
+    ['anna']
+    """
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        #: The waiting turn of each client, in arrival order.
+        self._waiting: dict[str, asyncio.Future[None]] = {}
+        #: Per client with a request running or waiting: its slots held, and the number of its last start.
+        self._running: collections.Counter[str] = collections.Counter()
+        self._served: dict[str, int] = {}
+        self._starts = 0
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def holds(self, client: str) -> bool:
+        """Whether ``client`` has a request waiting."""
+        return client in self._waiting
+
+    def enter(self, client: str) -> asyncio.Future[None]:
+        """``client``'s turn: done at once if a slot is free, else when :meth:`release` hands it one.
+
+        At most one per client may wait (the caller checks :meth:`holds`)."""
+        assert client not in self._waiting, "one request per client waits"
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.free > 0:
+            self.free -= 1
+            self._start(client, turn)
+        else:
+            self._waiting[client] = turn
+        return turn
+
+    def leave(self, client: str, turn: asyncio.Future[None]) -> None:
+        """``client`` no longer waits for ``turn`` (its task ended): give back what it held."""
+        if self._waiting.get(client) is turn:
+            del self._waiting[client]
+            self._forget(client)
+        elif turn.done() and not turn.cancelled():
+            self.release(client)
+
+    def release(self, client: str) -> None:
+        """A slot of ``client``'s is free again: the next client's turn."""
+        self._running[client] -= 1
+        if self._running[client] <= 0:
+            del self._running[client]
+        self._forget(client)
+        if self._waiting:
+            nxt = min(self._waiting, key=lambda c: self._served.get(c, -1))  # ties: the first to arrive
+            self._start(nxt, self._waiting.pop(nxt))
+        else:
+            self.free += 1
+
+    def _start(self, client: str, turn: asyncio.Future[None]) -> None:
+        self._starts += 1
+        self._served[client] = self._starts
+        self._running[client] += 1
+        turn.set_result(None)
+
+    def _forget(self, client: str) -> None:
+        # Only clients with a request in hand are remembered: memory stays bounded by the requests.
+        if client not in self._running and client not in self._waiting:
+            self._served.pop(client, None)
+
+
 class HintService:
     """The hints and reviews of one app's tables: the bounds, and the tasks that compute them."""
 
-    def __init__(
-        self, executor: Callable[[], concurrent.futures.Executor], settings: HintSettings | None = None
-    ) -> None:
-        #: The executor the searches run in: the bots' (worker processes), so the event loop never searches.
-        self.executor = executor
+    def __init__(self, start: Start, settings: HintSettings | None = None) -> None:
+        #: Starts a search in the bots' workers (processes, behind every bot): the event loop never searches.
+        self.start = start
         self.settings = settings or HintSettings()
-        self._gate: asyncio.Semaphore | None = None
-        self.waiting = 0
+        self._queue: FairQueue | None = None
         self._tasks = TaskSet()
+
+    @property
+    def queue(self) -> FairQueue:
+        if self._queue is None:
+            self._queue = FairQueue(self.settings.running)
+        return self._queue
+
+    @property
+    def waiting(self) -> int:
+        """Hints and reviews waiting for their turn."""
+        return self.queue.waiting
 
     # ----------------------------------------------------------------- messages
     async def vote(self, room: HintTable, conn: Connection, allow: bool) -> None:
@@ -431,7 +528,9 @@ class HintService:
         except _Refused as exc:
             room.send(conn, _refusal(about, exc.code, exc.message))
             return
-        self._tasks.spawn(self._run(room, conn, job))
+        # The place in the queue is taken now, before the task runs: two asks in one turn of the loop count.
+        turn = None if job.judged else self.queue.enter(conn.client)
+        self._tasks.spawn(self._run(room, conn, job, turn))
 
     # ----------------------------------------------------------------- checks
     def _job(self, room: HintTable, conn: Connection, about: str, ply: int | None, game_id: int | None) -> _Job:
@@ -458,8 +557,14 @@ class HintService:
         state = _of(room)
         if seat in state.busy:
             raise _Refused("busy", "your previous hint or review is still being computed")
-        if self.waiting >= self.settings.waiting:
-            raise _Refused("busy", "the server computes many hints now; ask again in a moment")
+        at = room.ply if ply is None else ply
+        advice = state.advice.get((room.game_id, at, seat))
+        if chosen is None or advice is None:  # a search: the fair share of the client's address
+            queue = self.queue
+            if queue.holds(conn.client):
+                raise _Refused("busy", "another hint or review of yours waits; ask again when it is answered")
+            if queue.free == 0 and queue.waiting >= self.settings.waiting:
+                raise _Refused("busy", "the server computes many hints now; ask again in a moment")
         now = time.monotonic()
         asked = state.asked.setdefault(seat, collections.deque())
         while asked and asked[0] <= now - 60.0:
@@ -472,8 +577,7 @@ class HintService:
             )
         asked.append(now)
         state.busy.add(seat)
-        at = room.ply if ply is None else ply
-        return _Job(seat, room.game_id, at, view, chosen, state.advice.get((room.game_id, at, seat)))
+        return _Job(seat, room.game_id, at, view, chosen, advice)
 
     def _why_off(self, room: HintTable) -> str:
         missing = [s for s in _needed(room) if s not in _of(room).votes]
@@ -497,10 +601,10 @@ class HintService:
         return view_to_json(then.view(seat)), game.actions[ply].token
 
     # ----------------------------------------------------------------- computing
-    async def _run(self, room: HintTable, conn: Connection, job: _Job) -> None:
+    async def _run(self, room: HintTable, conn: Connection, job: _Job, turn: asyncio.Future[None] | None) -> None:
         about = "hint" if job.chosen is None else "review"
         try:
-            answer = await self._compute(job)
+            answer = await self._compute(job, conn.client, turn)
         except TimeoutError:
             room.send(conn, _refusal(about, "hint_timeout", f"the expert took over {self.settings.timeout:g} s"))
             return
@@ -514,27 +618,28 @@ class HintService:
             _of(room).keep((job.game_id, job.ply, job.seat), answer)
         room.send(conn, {"type": about, "game_id": job.game_id, "ply": job.ply, "seat": job.seat, **answer})
 
-    async def _compute(self, job: _Job) -> dict[str, Any]:
-        if job.chosen is not None and job.advice is not None:
+    async def _compute(self, job: _Job, client: str, turn: asyncio.Future[None] | None) -> dict[str, Any]:
+        if turn is None:
+            assert job.chosen is not None and job.advice is not None
             return judge(job.advice, job.chosen, job.seat)  # the hint of that decision: its values, no new search
-        if self._gate is None:
-            self._gate = asyncio.Semaphore(max(1, self.settings.running))
-        gate = self._gate
-        loop = asyncio.get_running_loop()
-        self.waiting += 1
+        queue = self.queue
+        started: asyncio.Future[dict[str, Any]] | None = None
         try:
-            await gate.acquire()
+            await turn
+            if job.chosen is None:
+                work = functools.partial(advise, job.view, self.settings)
+            else:
+                work = functools.partial(review, job.view, job.chosen, self.settings)
+            # From its turn on the answer has settings.timeout: waiting for a worker behind the bots included.
+            async with asyncio.timeout(self.settings.timeout):
+                started = await self.start(work)
+                answer: dict[str, Any] = await asyncio.shield(started)
+            return answer
         finally:
-            self.waiting -= 1
-        if job.chosen is None:
-            work = functools.partial(advise, job.view, self.settings)
-        else:
-            work = functools.partial(review, job.view, job.chosen, self.settings)
-        # The bots' executor (worker processes): the event loop never searches.
-        future = loop.run_in_executor(self.executor(), work)
-        future.add_done_callback(lambda _: gate.release())  # held until the worker is really free
-        answer: dict[str, Any] = await asyncio.wait_for(asyncio.shield(future), timeout=self.settings.timeout)
-        return answer
+            if started is None:
+                queue.leave(client, turn)
+            else:  # the slot is held until the worker is really free
+                started.add_done_callback(lambda _: queue.release(client))
 
     async def handle(
         self, room: HintTable, conn: Connection, message: HintMessage | ReviewMessage | HintsVoteMessage
@@ -560,6 +665,11 @@ class _Job:
     chosen: str | None
     #: The hint given for this decision, if any (a review judges with its values).
     advice: dict[str, Any] | None = None
+
+    @property
+    def judged(self) -> bool:
+        """A review of a decision a hint was given for: judged with its values, no search."""
+        return self.chosen is not None and self.advice is not None
 
 
 class _Refused(RequestError):

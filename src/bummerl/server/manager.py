@@ -37,6 +37,7 @@ import time
 from typing import Any
 
 from bummerl.errors import BummerlError
+from bummerl.server import hints as hints_module
 from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
@@ -132,9 +133,10 @@ class TableManager:
         self.repo = repo
         self.config = config
         self.db = Database(repo, config.db_threads)
-        self.bots = BotScheduler(config)
-        #: The hints and reviews of every table (they search in the bots' executor).
-        self.hints = HintService(lambda: self.bots.executor)
+        # The bots' workers import the hints' module when they start: the first hint pays no import.
+        self.bots = BotScheduler(config, preload=(hints_module.__name__,))
+        #: The hints and reviews of every table (they search in the bots' workers, behind every bot decision).
+        self.hints = HintService(self.bots.start_background)
         #: The results of finished games, written in the background.
         self.results = ResultStore(repo, self.db, config)
         #: What every room is handed.

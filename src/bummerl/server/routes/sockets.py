@@ -63,6 +63,7 @@ async def _serve_socket(websocket: WebSocket, manager: TableManager, table_id: s
             await websocket.close(code=4404, reason="unknown table")
         return
     conn = link.conn
+    conn.client = client_of(websocket)
     loop = asyncio.get_running_loop()
     send_task = loop.create_task(_pump(websocket, conn))
     opened = last_frame = loop.time()

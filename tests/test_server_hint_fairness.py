@@ -1,0 +1,234 @@
+"""Security review of issue 24 (MEDIUM): one client could switch hints off for everyone.
+
+The hint service computed one hint at a time and let 8 wait, first come first served: one address with 9
+tables, asking again the moment each answer arrived, got 29 hints in 40 s while every other player got
+``busy``; and the hints went straight into the bots' worker pool, so a ``hard`` bot table's p95 went from 398
+to 563 ms.  Now each client key has at most one request waiting and a freed slot goes to the client served least
+recently (:class:`bummerl.server.hints.FairQueue`), and hints take a worker only when no bot decision waits
+(:meth:`bummerl.server.scheduler.BotScheduler.start_background`).  Deterministic: the workers are futures the test
+completes, no clock is read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+
+import asyncio
+import dataclasses
+import functools
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from bummerl.game import Game
+from bummerl.server import scheduler
+from bummerl.server.config import ServerConfig
+from bummerl.server.connections import Connection
+from bummerl.server.hints import HintService, HintSettings, RoomHints
+from bummerl.server.scheduler import BotRequest, BotScheduler
+from bummerl.view_json import view_to_json
+
+FLOOD, ANNA, BERT = "203.0.113.7", "198.51.100.1", "198.51.100.2"
+
+
+@dataclasses.dataclass
+class _Data:
+    tournament: str | None = None
+
+
+@dataclasses.dataclass
+class _Seat:
+    seat: int
+    kind: str
+
+
+class Table:
+    """A live table against a bot, as the hints read it (:class:`bummerl.server.hints.HintTable`)."""
+
+    def __init__(self, seed: int) -> None:
+        self.id = f"t{seed}"
+        self.game = Game.deal("schnapsen", seed=seed)
+        self.human = self.game.to_move
+        self.seats = [_Seat(s, "human" if s == self.human else "bot") for s in range(2)]
+        self.data = _Data()
+        self.lock = asyncio.Lock()
+        self.hints = RoomHints()
+        self.sent: list[dict[str, Any]] = []
+        self.dealt, self.game_id, self.ply, self.status = True, 1, 0, "playing"
+
+    def game_seat(self, seat: int | None) -> int | None:
+        return seat
+
+    def seat_name(self, seat: int) -> str:
+        return f"seat {seat}"
+
+    def send(self, conn: Connection, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def touch(self) -> None:
+        pass
+
+    def broadcast(self) -> None:
+        pass
+
+    def view(self) -> dict[str, Any]:
+        return view_to_json(self.game.view(self.human))
+
+
+def seated(table: Table, client: str) -> Connection:
+    conn = Connection()
+    conn.seat, conn.client = table.human, client
+    return conn
+
+
+class Workers:
+    """The bots' workers as the hint service sees them: each search a future that the test completes."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+
+    async def start(self, work: Callable[[], dict[str, Any]]) -> asyncio.Future[dict[str, Any]]:
+        assert isinstance(work, functools.partial)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.started.append((work.args[0], future))
+        return future
+
+    def finish_all(self) -> None:
+        for _, future in self.started:
+            if not future.done():
+                future.set_result({"method": "search", "best": "", "values": [], "worlds": 1})
+
+
+async def turns() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def last(table: Table) -> dict[str, Any]:
+    return table.sent[-1]
+
+
+def test_one_client_with_many_tables_cannot_keep_another_client_from_its_hint() -> None:
+    async def scenario() -> None:
+        workers = Workers()
+        service = HintService(workers.start, HintSettings(running=1, waiting=8))
+        flood = [Table(seed) for seed in range(9)]
+        anna = Table(100)
+        conns = {id(t): seated(t, FLOOD) for t in flood}
+        anna_conn = seated(anna, ANNA)
+
+        for table in flood:
+            service.ask(table, conns[id(table)])
+        await turns()
+        # One runs, one waits; the other seven are refused: one waiting request per client.
+        assert [view for view, _ in workers.started] == [flood[0].view()]
+        assert [last(t)["code"] for t in flood[2:]] == ["busy"] * 7
+        assert "another hint or review of yours waits" in last(flood[2])["message"]
+
+        service.ask(anna, anna_conn)  # Anna asks once, while the flood goes on
+        await turns()
+        assert anna.sent == []
+
+        answered_flood = 0
+        for _ in range(6):
+            workers.finish_all()
+            await turns()
+            # The flood asks again at every table the moment it hears back, as the review's attacker did.
+            for table in flood:
+                if table.sent and table.sent[-1]["type"] in ("hint", "error"):
+                    answered_flood += table.sent[-1]["type"] == "hint"
+                    table.sent.clear()
+                    table.hints.busy.clear()
+                    service.ask(table, conns[id(table)])
+            await turns()
+        assert [m["type"] for m in anna.sent] == ["hint"]  # answered, never "busy"
+        # Anna's came second: after the flood's first, before its waiting second.
+        assert workers.started[1][0] == anna.view()
+        assert answered_flood >= 5  # the flood still gets its share
+
+    asyncio.run(scenario())
+
+
+def test_a_freed_slot_goes_round_robin_over_the_waiting_clients() -> None:
+    async def scenario() -> None:
+        workers = Workers()
+        service = HintService(workers.start, HintSettings(running=1, waiting=8))
+        asking = [(FLOOD, Table(1)), (FLOOD, Table(2)), (ANNA, Table(3)), (BERT, Table(4))]
+        for client, table in asking:
+            service.ask(table, seated(table, client))
+        await turns()
+        whose = {json_key(table.view()): client for client, table in asking}
+        order = []
+        for _ in range(4):
+            view, future = next((v, f) for v, f in workers.started if not f.done())
+            order.append(whose[json_key(view)])
+            future.set_result({"method": "search", "best": "", "values": [], "worlds": 1})
+            await turns()
+        # The flood's second waited longest, but the flood was just served: Anna and Bert go first.
+        assert order == [FLOOD, ANNA, BERT, FLOOD]
+
+    asyncio.run(scenario())
+
+
+def test_a_full_queue_of_other_clients_refuses_with_busy() -> None:
+    async def scenario() -> None:
+        workers = Workers()
+        service = HintService(workers.start, HintSettings(running=1, waiting=2))
+        tables = [Table(seed) for seed in range(4)]
+        for i, table in enumerate(tables):
+            service.ask(table, seated(table, f"192.0.2.{i}"))
+        await turns()
+        assert service.waiting == 2
+        assert last(tables[3])["code"] == "busy" and "many hints" in last(tables[3])["message"]
+        workers.finish_all()
+        await turns()
+        workers.finish_all()
+        await turns()
+        workers.finish_all()
+        await turns()
+        assert [last(t)["type"] for t in tables[:3]] == ["hint"] * 3
+        assert service.waiting == 0 and service.queue.free == 1
+
+    asyncio.run(scenario())
+
+
+def json_key(view: dict[str, Any]) -> str:
+    return json.dumps(view, sort_keys=True)
+
+
+def test_bot_decisions_take_a_free_worker_before_any_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint that waits for a worker lets every bot decision that arrives meanwhile go first."""
+    order: list[str] = []
+
+    def choose(bot: str, seed: int, view: dict[str, Any], time_scale: float = 1.0) -> str:
+        order.append(f"bot {seed}")
+        return "Ah"
+
+    monkeypatch.setattr(scheduler, "choose_token", choose)
+    monkeypatch.setattr(scheduler, "search_budget", lambda *_: 0.25)  # a searching bot: the workers' lane
+    variant = Game.deal("schnapsen", seed=1).variant
+
+    async def scenario() -> None:
+        bots = BotScheduler(ServerConfig(bot_executor="thread", bot_workers=1))
+        try:
+            release = threading.Event()
+            busy = await bots.start_background(lambda: release.wait(5))  # a hint holds the one worker
+            hint = asyncio.ensure_future(bots.start_background(lambda: order.append("hint")))
+            await turns()
+            decisions = [
+                asyncio.ensure_future(bots.decide(BotRequest("t", "hard", seed, {}, variant))) for seed in (1, 2)
+            ]
+            await turns()
+            assert not hint.done() and order == []
+            release.set()
+            await busy
+            assert await asyncio.gather(*decisions) == ["Ah", "Ah"]
+            await (await hint)
+            assert order == ["bot 1", "bot 2", "hint"]
+        finally:
+            bots.shutdown()
+
+    asyncio.run(scenario())
