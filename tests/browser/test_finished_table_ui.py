@@ -198,3 +198,36 @@ def test_every_control_is_at_least_44_px_on_a_touch_screen(
     assert not small, f"Bauernschnapsen table: {small}"
     shot(page, "finished-touch-bauernschnapsen")
     errors.check()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_lobby_names_the_opponent_and_the_replay_says_what_works_on_this_screen(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    """The lobby says "Regeln" once (the header's link), asks for the one opponent as such (not "Platz 2"); the
+    replay's help names the arrow keys on a laptop and the buttons and the slider on a touch phone."""
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    page.locator("#start").wait_for()
+    page.locator("#variant-schnapsen").check()
+    text = page.locator("body").inner_text()
+    assert len(re.findall(r"\bRegeln\b", text)) == 1, text
+    assert "Platz 2" not in text and "Wer spielt gegen dich?" in page.locator("label[for=seat-1]").inner_text()
+    assert page.locator("#options summary").inner_text().strip() == "Optionen"
+    assert page.locator("#lobby-rules").inner_text() == "So spielt man Schnapsen (weich)"
+    shot(page, f"finished-lobby-{device}")
+    table = post(server.url, "/api/tables", {"variant": "schnapsen", "opponent": "random", "name": "Anna", "seed": 4})
+    driver = SeatDriver(server.url, table["table_id"], {0: table["token"]})
+    try:
+        game_id = driver.play(first_legal, game_over)[0]["game_over"]["game_id"]
+    finally:
+        driver.close()
+    page.goto(f"{server.url}/#/replay/{game_id}")
+    help_text = page.locator("#replay-help").inner_text()
+    if device == "phone":
+        assert "Pfeiltasten" not in help_text and "Schieberegler" in help_text, help_text
+    else:
+        assert "Pfeiltasten" in help_text, help_text
+    assert no_sideways_scroll(page) == 0
+    errors.check()

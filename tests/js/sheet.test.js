@@ -109,6 +109,25 @@ describe("a line of the sheet", () => {
     );
   });
 
+  test("a Schwarz after Zudrehen that ended 13:93 says the class was counted when the talon was closed", () => {
+    setLang("de");
+    const sheet = twoPlayerSheet(SCHNAPSEN);
+    const closed = { game_no: 2, winner: 0, points: 3, unit: "game points", reason: "closer_won", closed_by: 0 };
+    assert.equal(
+      lineText({ ...closed, class: "schwarz", augen: [93, 13] }, sheet, names),
+      "Anna: 3 Punkte – zugedreht, geschafft · Schwarz: Bert hatte beim Zudrehen noch keinen Stich",
+    );
+    // Where the end shows the class, the short word says it.
+    assert.match(lineText({ ...closed, class: "schwarz", augen: [120, 0] }, sheet, names), / · Schwarz \(/);
+    const schneider = { ...closed, points: 2, class: "schneider", augen: [70, 50] };
+    assert.match(lineText(schneider, sheet, names), /Schneider: Bert hatte beim Zudrehen noch keine 33 Augen$/);
+    setLang("en");
+    assert.match(
+      lineText({ ...closed, class: "schwarz", augen: [93, 13] }, twoPlayerSheet(SCHNORPS), names),
+      /Schwarz: Bert had no trick yet when the talon was covered$/,
+    );
+  });
+
   test("a stand pays nobody: its line is the ending alone", () => {
     setLang("en");
     assert.equal(lineText({ reason: "stand", winner: null }, {}, names), "stands (65:65) – nobody scores");

@@ -277,7 +277,8 @@ class LobbyPage {
       select.append(h("option", { value: "friend" }, t("opponent_friend")));
       select.value = this.seatChoice(v, seat);
       const partner = v.teams && seat === 2 ? ` ${t("seat_partner_note")}` : "";
-      const label = `${t("seat_label", { n: seat + 1 })}${partner}`;
+      // The one opponent of a two-player game is asked for as such, not as "Platz 2".
+      const label = two ? t("opponent_seat") : `${t("seat_label", { n: seat + 1 })}${partner}`;
       box.append(h("label", { class: "choice", for: id }, `${label} `, select));
     }
     return box;

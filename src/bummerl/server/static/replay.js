@@ -238,7 +238,9 @@ export class ReplayPage {
       dataset: { fkey: "slider" },
       oninput: (e) => this.go(Number(e.target.value)),
     });
-    page.append(nav, slider, h("p", { class: "muted" }, t("replay_keys")));
+    // A phone has no arrow keys: there the help names what a finger can use.
+    const touch = globalThis.matchMedia && matchMedia("(pointer: coarse)").matches;
+    page.append(nav, slider, h("p", { class: "muted", id: "replay-help" }, t(touch ? "replay_touch" : "replay_keys")));
     const flagged = this.flagged();
     if (flagged) page.append(flagged);
     page.append(this.board(step));

@@ -80,9 +80,26 @@ export function lineText(line, sheet, o) {
   const paid = pointsText(line.credited ?? line.points, line.unit);
   const parts = [`${o.name(line.winner)}: ${paid}`, endingText(line, sheet, o)];
   let text = parts.join(" – ");
-  if (line.class) text += ` · ${t(`sc_${line.class}`)}`;
+  if (line.class) text += ` · ${classText(line, sheet, o)}`;
   if (line.multiplier > 1) text += ` · ${t("sc_doubled", { m: line.multiplier })}`;
   return text;
+}
+
+/**
+ * The class a game was paid by, in words. After a successful Zudrehen the rule counts the opponent's tricks and
+ * Augen when the talon was closed (docs/rules.md, Scoring: "at closing"), so a "Schwarz" can end 13:93: where the Augen at the end
+ * do not show the class, the words say when it was counted.
+ */
+function classText(line, sheet, o) {
+  const loser = line.loser ?? 1 - line.winner;
+  const augen = (line.augen || [])[line.players ? line.players.indexOf(loser) : loser];
+  const atClose =
+    line.reason === "closer_won" &&
+    typeof augen === "number" &&
+    ((line.class === "schwarz" && augen > 0) || (line.class === "schneider" && augen >= 33));
+  if (!atClose) return t(`sc_${line.class}`);
+  const covered = (sheet.traits || {}).terms === "schnorps";
+  return t(`sc_${line.class}_closed`, { name: o.name(loser), covered });
 }
 
 /** A match's end in words: who won it, Schneider, the Bummerl the loser gets. */
