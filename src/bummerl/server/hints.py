@@ -118,7 +118,8 @@ log = logging.getLogger("bummerl.server")
 class HintSettings:
     """How much a hint may cost (docs/web-ui.md, "Help at the table")."""
 
-    #: Seconds the search of one hint or review may take (checked after each world; ``None``: no cap).
+    #: Seconds one hint or review may take in its worker, from reading the view to the answer: no world is
+    #: started after them and one still being solved then is given up (``None``: no cap).
     seconds: float | None = 1.5
     #: Two-player worlds sampled (all of them when at most :attr:`exhaustive` fit the view).
     worlds: int = 100
@@ -145,7 +146,9 @@ def view_seed(view: Mapping[str, Any]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def advise(view: Mapping[str, Any], settings: HintSettings | None = None) -> dict[str, Any]:
+def advise(
+    view: Mapping[str, Any], settings: HintSettings | None = None, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, Any]:
     """The expert's advice for the seat of ``view`` (the bot protocol's JSON, of a seat to move).
 
     ``{"method", "best", "values", "worlds", "all_worlds", "unvalued"}``: ``values`` are
@@ -165,15 +168,24 @@ def advise(view: Mapping[str, Any], settings: HintSettings | None = None) -> dic
     ``unvalued``: legal actions without a value (a table game's plain lead of a King
     or Ober that could be announced with its marriage: the marriage is never worse).
     :class:`ValueError` when it is not the view's seat's turn.
+
+    The whole call keeps to :attr:`HintSettings.seconds` (read on ``clock``): the search gets what is left
+    of it after the view is read, as its soft cap and its hard deadline both.
     """
     s = settings or HintSettings()
+    started = clock()
     seat_view = view_from_json(dict(view))
     legal = seat_view.legal_actions()
     if not legal:
         raise ValueError("no legal action: it is not this seat's turn")
     if len(legal) == 1:
         return _advice("forced", legal[0], {}, legal)
-    return _HINTS[seat_view.variant.FAMILY](seat_view, legal, view_seed(view), s)
+    left = None if s.seconds is None else max(_LEAST_SEARCH, s.seconds - (clock() - started))
+    return _HINTS[seat_view.variant.FAMILY](seat_view, legal, view_seed(view), s, left)
+
+
+#: The least time a search is given (a view read slowly on a loaded machine still gets one world or two).
+_LEAST_SEARCH = 0.05
 
 
 def review(
@@ -234,20 +246,28 @@ def _advice(
     }
 
 
-def _two_player(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+def _two_player(
+    seat_view: View, legal: list[Action], seed: int, s: HintSettings, seconds: float | None
+) -> dict[str, Any]:
     view = cast(PlayerView, seat_view)  # chosen for a two-player variant by _HINTS: its engine's view
     if not solvable(view):
         # Early in a long-talon variant one world takes seconds to solve: the expert's own opening player answers.
         return _advice("heuristic", HeuristicBot(seed).choose(view), {}, legal, why="early")
-    bot = SearchBot("hint", Budget(worlds=s.worlds, exhaustive=s.exhaustive, seconds=s.seconds), seed)
+    # The hard deadline too: a world begun just before the cap used to run on past it (0.1 s and more).
+    budget = Budget(worlds=s.worlds, exhaustive=s.exhaustive, seconds=seconds, hard_seconds=seconds)
+    bot = SearchBot("hint", budget, seed)
     ev = bot.evaluate(view)
     exact = ev.exhaustive and ev.worlds == 1
     return _advice("exact" if exact else "search", ev.best, ev.values, legal, ev.worlds, ev.exhaustive)
 
 
-def _table(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> dict[str, Any]:
+def _table(seat_view: View, legal: list[Action], seed: int, s: HintSettings, seconds: float | None) -> dict[str, Any]:
     view = cast(TableView, seat_view)  # chosen for a table variant by _HINTS: its engine's view
-    bot = TableSearchBot(seed, worlds=s.table_worlds, seconds=s.seconds)
+    # The table search's own hard deadline is 2.5 s: a first trick's worlds ran on to it.
+    if seconds is None:
+        bot = TableSearchBot(seed, worlds=s.table_worlds, seconds=None)
+    else:
+        bot = TableSearchBot(seed, worlds=s.table_worlds, seconds=seconds, hard_seconds=seconds)
     if view.phase is Phase.PLAY:
         values = bot.action_values(view)
         # Ties go to the first in the legal order, as the search bot plays.
@@ -255,8 +275,9 @@ def _table(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> 
         return _advice("search", best, values, legal)
     if view.phase is Phase.BIDDING:
         bids = sum(1 for a in legal if a.kind is ActionKind.BID)
-        if s.seconds is not None:
-            bot.seconds = s.seconds / max(1, bids)  # one estimate per bid: the hint as a whole keeps the cap
+        if seconds is not None:
+            # One estimate per bid: the hint as a whole keeps the cap.
+            bot.seconds = bot.hard_seconds = seconds / max(1, bids)
         # The post-game analysis's own estimate of a bid, so that a hint and the analysis agree.
         values = bid_values(bot, view, legal)
         best = max(legal, key=lambda a: values[a])
@@ -266,7 +287,7 @@ def _table(seat_view: View, legal: list[Action], seed: int, s: HintSettings) -> 
 
 #: Each family's hint, by ``Variant.FAMILY``: the two engines' searches differ (the two-player solver and
 #: sampler; the table search with its bidding estimate), as the bots' registry knows.
-_HINTS: dict[str, Callable[[View, list[Action], int, HintSettings], dict[str, Any]]] = {
+_HINTS: dict[str, Callable[[View, list[Action], int, HintSettings, float | None], dict[str, Any]]] = {
     "two_player": _two_player,
     "table_game": _table,
 }
