@@ -231,3 +231,93 @@ def test_the_lobby_names_the_opponent_and_the_replay_says_what_works_on_this_scr
         assert "Pfeiltasten" in help_text, help_text
     assert no_sideways_scroll(page) == 0
     errors.check()
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not drawn"
+    return found
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes share more than a pixel's line."""
+    return (
+        min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > 1
+        and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > 1
+    )
+
+
+# The hint's mark on the card whose place is right below the seat's name (the page marks one card; a test marks
+# the one where a raise would meet the name).
+_MARK_THE_CARD_BELOW_THE_NAME = """
+() => {
+  const name = document.querySelector(".seat-bottom .seat-name").getBoundingClientRect();
+  const middle = (name.left + name.right) / 2;
+  for (const card of document.querySelectorAll(".seat-bottom button.card.in-hand")) {
+    const r = card.getBoundingClientRect();
+    if (r.left <= middle && middle <= r.right) card.classList.add("hinted");
+  }
+}
+"""
+
+# Each hinted card's box with its outline (an outline is drawn outside the box, over what lies there).
+_HINTED_BOXES = """
+() => [...document.querySelectorAll("button.card.in-hand.hinted")].map((e) => {
+  const r = e.getBoundingClientRect();
+  const s = getComputedStyle(e);
+  const out = s.outlineStyle === "none" ? 0 : parseFloat(s.outlineWidth) + parseFloat(s.outlineOffset);
+  return { x: r.x - out, y: r.y - out, width: r.width + 2 * out, height: r.height + 2 * out };
+})
+"""
+
+
+def felt_below_hand(page: Page) -> float:
+    """How much bare felt lies below the last thing drawn on it (the hand, its numbers, the buttons, the help)."""
+    gap: float = page.evaluate(
+        "() => { const felt = document.querySelector('.board');"
+        " const bottom = Math.max(...[...felt.querySelectorAll('*')].map((e) => e.getBoundingClientRect().bottom));"
+        " return felt.getBoundingClientRect().bottom - bottom; }"
+    )
+    return gap
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_two_player_table_boxes_stay_apart(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    """The hinted card stays below "Du (Geber)"; no empty felt below the hand; at the game's end the last trick's
+    caption stands below its cards, not over them."""
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    table = post(server.url, "/api/tables", {"variant": "schnapsen", "opponent": "random", "name": "Anna", "seed": 2})
+    open_seat(page, server.url, table["table_id"], table["token"], 0, "schnapsen")
+    page.wait_for_selector(MY_CARD)
+    press(page, page.locator("#hint-button"), device)
+    page.locator(".hinted").wait_for(timeout=30000)
+    page.wait_for_timeout(300)  # the raise's transition, if any
+    # Whichever card the hint marks, the one right below "Du (Geber)" too: raised and outlined, it stays below it.
+    page.evaluate(_MARK_THE_CARD_BELOW_THE_NAME)
+    page.wait_for_timeout(300)  # the raise's transition, if any
+    label = box(page, ".seat-bottom .seat-name")
+    for marked in page.evaluate(_HINTED_BOXES):
+        assert not overlap(marked, label), f"a hinted card {marked} covers the seat's name {label}"
+    assert felt_below_hand(page) < 40
+    shot(page, f"finished-hint-{device}")
+    # The game's end: the last trick with its caption below the cards.
+    page.close()
+    driver = SeatDriver(server.url, table["table_id"], {0: table["token"]})
+    try:
+        driver.play(first_legal, game_over)
+    finally:
+        driver.close()
+    page = make(device).new_page()
+    open_seat(page, server.url, table["table_id"], table["token"], 0, "schnapsen")
+    page.locator(".trick .trick-caption").wait_for()
+    assert felt_below_hand(page) < 40
+    caption = box(page, ".trick .trick-caption")
+    for card in page.locator(".trick .played .card").all():
+        found = card.bounding_box()
+        assert found is not None and not overlap(caption, found), "the last trick's caption covers a card"
+    assert no_sideways_scroll(page) == 0
+    shot(page, f"finished-last-trick-{device}")
+    errors.check()
