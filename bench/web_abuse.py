@@ -41,6 +41,11 @@ and the server counts them as different client addresses.  Reported (issue #10):
      round trip during the lock, what ``POST /api/tables`` answers during it (one a
      second, from fresh addresses), and how long after the lock each table took to
      come back to the bench's turn.
+   - *hint flood* (issue 24): one client (one address) holds 9 tables against ``random`` and asks for a
+     hint at each the moment the answer to its last one arrives (a ``busy`` again after 0.1 s, a
+     ``rate_limited`` after 1 s), never playing, while another client (its own address, a table of its own)
+     asks one hint every 4 s at its turn: reported are that client's answers (a ``hint`` within 3 s, or the
+     error) and the flood's hints and refusals; the ``hard`` table's p95 is set against the *quiet* one.
 3. **Memory**: the server's RSS (``VmRSS`` of ``/proc/PID/status``, the server process
    without its bot workers) before and after 100,000 ``GET /api/tables/<random
    12-character id>`` over 8 keep-alive connections.  They come from 127.0.0.1 with
@@ -94,6 +99,7 @@ MiB = 1024 * 1024
 
 # Client addresses (all on loopback): each role has its own, so no role spends another's limits.
 SEAT_RANDOM = "127.0.0.2"
+HINT_ASKER = "127.0.0.21"
 SEAT_HARD = "127.0.0.3"
 PROBE = "127.0.0.4"
 RATE_CLIENT = "127.0.0.10"
@@ -107,6 +113,10 @@ THINK_SECONDS = 0.15
 PROBE_SECONDS = 0.2
 #: Messages a flooding WebSocket keeps unanswered.
 JUNK_WINDOW = 32
+#: The hint flood's tables (one address), the other client's seconds between two hints, and its deadline.
+HINT_FLOOD_TABLES = 9
+HINT_EVERY = 4.0
+HINT_DEADLINE = 3.0
 
 T = TypeVar("T")
 
@@ -833,6 +843,122 @@ async def expert_tables(
     }
 
 
+async def hint_flood(
+    port: int, tables: int, ready: multiprocessing.synchronize.Event, stop: multiprocessing.synchronize.Event
+) -> dict[str, Any]:
+    """One client (one address) at ``tables`` tables against ``random`` asks for a hint the moment it hears back."""
+    stats: Counter[str] = Counter()
+    opened = asyncio.Event()
+    open_count = [0]
+
+    async def one(i: int) -> None:
+        async with http_client(FLOODER) as client:
+            answer = await client.post(
+                f"http://127.0.0.1:{port}/api/tables", json={"opponent": "random", "name": "flood", "seed": 6600 + i}
+            )
+        if answer.status_code != 201:
+            stats[f"create {answer.status_code}"] += 1
+            open_count[0] += 1
+            return
+        table = answer.json()
+        counted = False
+        while not stop.is_set():
+            try:
+                ws = await ws_connect(f"ws://127.0.0.1:{port}{table['ws_url']}", FLOODER)
+                await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                asking = False
+                while not stop.is_set():
+                    try:
+                        async with asyncio.timeout(0.5):
+                            message = json.loads(await ws.recv())
+                    except TimeoutError:
+                        continue
+                    kind = message.get("type")
+                    if kind == "state" and message["your_turn"] and not asking:
+                        if not counted:
+                            counted = True
+                            open_count[0] += 1
+                            if open_count[0] == tables:
+                                opened.set()
+                    elif kind == "hint":
+                        stats["hints"] += 1
+                    elif kind == "error" and message.get("about") == "hint":
+                        code = str(message.get("code"))
+                        stats[code] += 1
+                        await asyncio.sleep(1.0 if code == "rate_limited" else 0.1 if code == "busy" else 0.0)
+                    else:
+                        continue
+                    asking = True
+                    await ws.send(json.dumps({"type": "hint"}))
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(3):
+                        await ws.close()
+            except (ConnectionClosed, OSError, TimeoutError, WebSocketException) as exc:
+                stats[f"disconnected: {type(exc).__name__}"] += 1
+                await asyncio.sleep(0.2)
+
+    tasks = [asyncio.create_task(one(i)) for i in range(tables)]
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(60):
+            await opened.wait()
+    started = time.monotonic()
+    before = Counter(stats)
+    ready.set()
+    await _until(stop)
+    seconds = time.monotonic() - started
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    during = stats - before
+    return {
+        "tables": tables,
+        "seconds": round(seconds, 1),
+        "hints": during["hints"],
+        "hints_per_s": round(during["hints"] / seconds, 2),
+        "answers": dict(during.most_common()),
+    }
+
+
+async def ask_hints(server: Server, stop: float) -> dict[str, Any]:
+    """Another client at a table of its own asks one hint every :data:`HINT_EVERY` s at its turn, until ``stop``."""
+    async with http_client(HINT_ASKER) as client:
+        answer = await client.post(
+            f"{server.base}/api/tables", json={"opponent": "random", "name": "asker", "seed": 42}
+        )
+    answer.raise_for_status()
+    table = answer.json()
+    asked: list[tuple[float, str]] = []  # (seconds until the answer, "hint" or the error code)
+    ws = await ws_connect(f"{server.ws_base}{table['ws_url']}", HINT_ASKER)
+    try:
+        await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+        async with asyncio.timeout(30):  # its turn (it never plays, so its turn stays)
+            while not (message := json.loads(await ws.recv())).get("your_turn"):
+                pass
+        while time.monotonic() < stop:
+            sent = time.monotonic()
+            await ws.send(json.dumps({"type": "hint"}))
+            async with asyncio.timeout(30):
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message.get("type") == "hint" or message.get("about") == "hint":
+                        break
+            code = "hint" if message["type"] == "hint" else str(message.get("code"))
+            asked.append((time.monotonic() - sent, code))
+            await asyncio.sleep(max(0.0, sent + HINT_EVERY - time.monotonic()))
+    finally:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(5):
+                await ws.close()
+    in_time = sum(1 for seconds, code in asked if code == "hint" and seconds <= HINT_DEADLINE)
+    return {
+        "asked": len(asked),
+        "answered_within_s": HINT_DEADLINE,
+        "answered_in_time": in_time,
+        "answers": dict(Counter(code for _, code in asked)),
+        "latency": summary_ms([seconds for seconds, code in asked if code == "hint"]),
+    }
+
+
 # ------------------------------------------------------------------------------------- parts
 async def part_rate(window: float, results: dict[str, Any]) -> dict[str, Any]:
     """1. One address creates tables as fast as it can for ``window`` seconds."""
@@ -909,6 +1035,23 @@ async def part_expert(seconds: float, tables: int, results: dict[str, Any]) -> d
         finally:
             load.kill()
         return {"seats": [s.report() for s in seats], "expert": report}
+
+
+async def part_hints(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
+    """The hint flood: one client's 9 tables against another client's hint and a ``hard`` table."""
+    async with running("hints", results) as server:
+        seats = seats_for(server)
+        for seat in seats:
+            await seat.create()
+        load = LoadProcess(hint_flood, server.port, HINT_FLOOD_TABLES)
+        try:
+            await load.start(timeout=90)
+            stop = time.monotonic() + seconds
+            asker, *_ = await asyncio.gather(ask_hints(server, stop), *(seat.play(stop) for seat in seats))
+            report = await load.finish()
+        finally:
+            load.kill()
+        return {"seats": [s.report() for s in seats], "asker": asker, "flood": report}
 
 
 def hold_exclusive(db: Path, seconds: float, times: dict[str, float]) -> None:
@@ -1198,9 +1341,28 @@ def render(r: dict[str, Any]) -> str:
         f" folder){' - quick run' if r['quick'] else ''}",
         "",
     ]
-    rate = r["rate"]
-    first = rate["first_429"] or {}
+    if "rate" in r:
+        lines += _render_rate(r["rate"])
+    if any(part in r for part in ("quiet", "flood", "expert", "lock", "hints")):
+        lines += _render_latency(r)
+    if "memory" in r:
+        lines += _render_memory(r["memory"])
+    if "connections" in r:
+        lines += _render_connections(r["connections"])
+    bad = {k: v for k, v in r["server_logs"].items() if v["tracebacks"]}
     lines += [
+        "",
+        "server tracebacks: " + (", ".join(f"{k} ×{v['tracebacks']}" for k, v in bad.items()) or "none"),
+    ]
+    for label, log in r["server_logs"].items():
+        for kind, n in list(log["log_lines"].items())[:3]:
+            lines.append(f"server log of {label}: {kind} ×{n}")
+    return "\n".join(lines)
+
+
+def _render_rate(rate: dict[str, Any]) -> list[str]:
+    first = rate["first_429"] or {}
+    return [
         f"1. Table creation from one address, {rate['window_s']:g} s window ({rate['requests']:,} requests)",
         f"   201 before the first 429      {rate['created_before_first_429']}"
         + (
@@ -1216,6 +1378,11 @@ def render(r: dict[str, Any]) -> str:
         ),
         f"   answers                       {counts(rate['statuses'])}",
         "",
+    ]
+
+
+def _render_latency(r: dict[str, Any]) -> list[str]:
+    lines = [
         "2. Action latency of a normal table, ms: p95 / median / max (n actions)",
         f"   {'condition':<24}{'vs random (quick lane)':<34}{'vs hard (worker pool)':<34}{'ping->pong p95':<16}",
     ]
@@ -1226,43 +1393,77 @@ def render(r: dict[str, Any]) -> str:
         ping_text = f"{ping['p95_ms']:,.1f}" if ping["n"] else "-"
         return f"   {label:<24}{fmt_ms(rnd[key]):<34}{fmt_ms(hard[key]):<34}{ping_text:<16}"
 
-    lines.append(row("quiet", r["quiet"], "turn"))
-    lines.append(row("flood", r["flood"], "turn"))
-    lines.append(row(f"{r['expert']['expert']['tables']} tables vs expert", r["expert"], "turn"))
-    lock = r["lock"]
-    lines.append(row("db lock: answer", lock, "answer"))
-    fl = r["flood"]["flood"]
-    ex = r["expert"]["expert"]
-    lines += [
-        f"   flood: {fl.get('http_per_s', 0):,} HTTP requests/s and {fl.get('ws_messages_per_s', 0):,} WebSocket"
-        f" messages/s over {fl.get('connections', 0)} connections of one address;"
-        f" {counts(fl.get('http', {}))}; WebSockets: {counts(fl.get('ws', {}))}",
-        f"   expert: {ex.get('playing', 0)} of {ex.get('tables', 0)} tables playing,"
-        f" {ex.get('client_actions_per_s', 0)} client actions/s; {counts(ex.get('stats', {}))}",
-        f"   db lock: {lock['cycles']} × {lock['lock_s']:g} s BEGIN EXCLUSIVE; answers during it: "
-        + "; ".join(f"{s['bot']}: {counts(s['answer_kinds'])}" for s in lock["seats"])
-        + f"; POST /api/tables during it: {counts(lock['creates_during_lock'])}"
-        f" (Retry-After {sorted({str(c.get('retry_after')) for c in lock['create_answers'] if c.get('during_lock')})});"
-        f" back to the bench's turn {lock['recovery_s']} s after the release",
-    ]
-    for label in ("quiet", "flood", "expert", "lock"):
-        for s in r[label]["seats"]:
+    if "quiet" in r:
+        lines.append(row("quiet", r["quiet"], "turn"))
+    if "flood" in r:
+        lines.append(row("flood", r["flood"], "turn"))
+    if "expert" in r:
+        lines.append(row(f"{r['expert']['expert']['tables']} tables vs expert", r["expert"], "turn"))
+    if "lock" in r:
+        lines.append(row("db lock: answer", r["lock"], "answer"))
+    if "hints" in r:
+        lines.append(row("hint flood", r["hints"], "turn"))
+    if "flood" in r:
+        fl = r["flood"]["flood"]
+        lines.append(
+            f"   flood: {fl.get('http_per_s', 0):,} HTTP requests/s and {fl.get('ws_messages_per_s', 0):,} WebSocket"
+            f" messages/s over {fl.get('connections', 0)} connections of one address;"
+            f" {counts(fl.get('http', {}))}; WebSockets: {counts(fl.get('ws', {}))}"
+        )
+    if "expert" in r:
+        ex = r["expert"]["expert"]
+        lines.append(
+            f"   expert: {ex.get('playing', 0)} of {ex.get('tables', 0)} tables playing,"
+            f" {ex.get('client_actions_per_s', 0)} client actions/s; {counts(ex.get('stats', {}))}"
+        )
+    if "lock" in r:
+        lock = r["lock"]
+        during = sorted({str(c.get("retry_after")) for c in lock["create_answers"] if c.get("during_lock")})
+        lines.append(
+            f"   db lock: {lock['cycles']} × {lock['lock_s']:g} s BEGIN EXCLUSIVE; answers during it: "
+            + "; ".join(f"{s['bot']}: {counts(s['answer_kinds'])}" for s in lock["seats"])
+            + f"; POST /api/tables during it: {counts(lock['creates_during_lock'])}"
+            f" (Retry-After {during}); back to the bench's turn {lock['recovery_s']} s after the release"
+        )
+    if "hints" in r:
+        hi = r["hints"]
+        asker, fl = hi["asker"], hi["flood"]
+        lines.append(
+            f"   hint flood: {fl.get('tables', 0)} tables of one address, {fl.get('hints', 0)} hints in"
+            f" {fl.get('seconds', 0)} s ({counts(fl.get('answers', {}))}); another client's hints:"
+            f" {asker['answered_in_time']} of {asker['asked']} answered within {asker['answered_within_s']:g} s"
+            f" ({counts(asker['answers'])}; latency {fmt_ms(asker['latency'])})"
+        )
+        if "quiet" in r:
+            quiet, flooded = r["quiet"]["seats"][1]["turn"]["p95_ms"], hi["seats"][1]["turn"]["p95_ms"]
+            if quiet and flooded:
+                lines.append(
+                    f"   hint flood: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet"
+                    f" ({flooded / quiet - 1:+.0%})"
+                )
+    for label in ("quiet", "flood", "expert", "lock", "hints"):
+        for s in r.get(label, {}).get("seats", []):
             if s["errors"] or s["disconnects"]:
                 lines.append(f"   ! {label} vs {s['bot']}: errors {s['errors']}, disconnects {s['disconnects']}")
-    mem = r["memory"]
-    lines += [
-        "",
+    lines.append("")
+    return lines
+
+
+def _render_memory(mem: dict[str, Any]) -> list[str]:
+    return [
         f"3. Memory: {mem['requests']:,} GET /api/tables/<unknown id> ({mem['connections']} keep-alive connections,"
         f" {mem['per_s']:,} requests/s; {counts(mem['statuses'])})",
         f"   server RSS before {mem['rss_before_mib']} MiB, after {mem['rss_after_mib']} MiB,"
         f" growth {mem['growth_mib']:+} MiB (at start {mem['rss_start_mib']} MiB; along the way "
         + ", ".join(f"{n // 1000}k: {v}" for n, v in mem["checkpoints_mib"])
         + ")",
-    ]
-    con = r["connections"]
-    one, many = con["one_address"], con["many_addresses"]
-    lines += [
         "",
+    ]
+
+
+def _render_connections(con: dict[str, Any]) -> list[str]:
+    one, many = con["one_address"], con["many_addresses"]
+    return [
         "4. Idle connections held open",
         f"   one address:    {one['held']} held of {one['tried']} (refused: {counts(one['refused'])});"
         f" a fresh address meanwhile: {one['fresh_address_meanwhile']['status']}"
@@ -1273,15 +1474,6 @@ def render(r: dict[str, Any]) -> str:
         f" {many['fresh_address_at_cap']['status']}, after closing them:"
         f" {many['fresh_address_after_closing']['status']} in {many['fresh_address_after_closing']['ms']} ms",
     ]
-    bad = {k: v for k, v in r["server_logs"].items() if v["tracebacks"]}
-    lines += [
-        "",
-        "server tracebacks: " + (", ".join(f"{k} ×{v['tracebacks']}" for k, v in bad.items()) or "none"),
-    ]
-    for label, log in r["server_logs"].items():
-        for kind, n in list(log["log_lines"].items())[:3]:
-            lines.append(f"server log of {label}: {kind} ×{n}")
-    return "\n".join(lines)
 
 
 async def run_all(args: argparse.Namespace) -> dict[str, Any]:
@@ -1307,7 +1499,11 @@ async def run_all(args: argparse.Namespace) -> dict[str, Any]:
         ("lock", lambda: part_lock(args.lock, args.lock_cycles, results)),
         ("memory", lambda: part_memory(args.requests, results)),
         ("connections", lambda: part_connections(results)),
+        ("hints", lambda: part_hints(args.seconds, results)),
     ]
+    if args.parts:
+        chosen = set(args.parts.split(","))
+        steps = [(name, step) for name, step in steps if name in chosen]
     for name, step in steps:
         began = time.monotonic()
         print(f"[web_abuse] {name} ...", file=sys.stderr, flush=True)
@@ -1329,6 +1525,10 @@ def main() -> int:
     parser.add_argument("--lock-cycles", type=int, help="database locks (default 2; quick 1)")
     parser.add_argument("--requests", type=int, help="requests for unknown ids (default 100,000; quick 3,000)")
     parser.add_argument("--expert-tables", type=int, default=40, help="tables against expert (default 40, <= 40)")
+    parser.add_argument(
+        "--parts",
+        help="comma-separated parts to run (rate, quiet, flood, expert, lock, memory, connections, hints; default all)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     parser.add_argument("--save", type=Path, help="also write the JSON object to this file")
     args = parser.parse_args()

@@ -89,11 +89,13 @@ class Workers:
 
     def __init__(self) -> None:
         self.started: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+        self.settings: list[HintSettings] = []
 
     async def start(self, work: Callable[[], dict[str, Any]]) -> asyncio.Future[dict[str, Any]]:
         assert isinstance(work, functools.partial)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.started.append((work.args[0], future))
+        self.settings.append(work.args[1])
         return future
 
     def finish_all(self) -> None:
@@ -147,6 +149,8 @@ def test_one_client_with_many_tables_cannot_keep_another_client_from_its_hint() 
         assert [m["type"] for m in anna.sent] == ["hint"]  # answered, never "busy"
         # Anna's came second: after the flood's first, before its waiting second.
         assert workers.started[1][0] == anna.view()
+        # While another waits a hint gets half its time (one running, one waiting): Anna waits for one short one.
+        assert [s.seconds for s in workers.settings[:2]] == [0.75, 0.75]
         assert answered_flood >= 5  # the flood still gets its share
 
     asyncio.run(scenario())
@@ -169,6 +173,7 @@ def test_a_freed_slot_goes_round_robin_over_the_waiting_clients() -> None:
             await turns()
         # The flood's second waited longest, but the flood was just served: Anna and Bert go first.
         assert order == [FLOOD, ANNA, BERT, FLOOD]
+        assert workers.settings[-1].seconds == 1.5  # nobody waits: the whole cap
 
     asyncio.run(scenario())
 

@@ -40,7 +40,8 @@ with 9 tables got 29 hints in 40 s while everyone else got ``busy``).  The
 searches run in the bots' workers behind every bot decision
 (``BotScheduler.start_background``): a bot never waits behind a hint.  A hint
 takes at most :attr:`HintSettings.seconds` in its worker, the search's last
-world included, and the answer comes within :attr:`HintSettings.timeout`
+world included (less while others wait: :attr:`HintSettings.min_share`), and
+the answer comes within :attr:`HintSettings.timeout`
 (``hint_timeout``).  The computation runs as a task of its own: the table, the
 seat's next action and its pings never wait for it.  Every refusal is an
 ``error`` with ``"about"`` naming the request.
@@ -133,6 +134,10 @@ class HintSettings:
     #: Hints and reviews computed at once by one process, and waiting for that (at most one per client).
     running: int = 1
     waiting: int = 8
+    #: The least share of :attr:`seconds` a hint gets while others wait: ``max(min_share, running / (running +
+    #: waiting))``, as the bots' searches shorten under load, so that a client's hint waits for at most one
+    #: shortened hint of another.
+    min_share: float = 0.25
 
 
 # ============================================================ in a worker: the view's JSON in, plain data out
@@ -647,10 +652,11 @@ class HintService:
         started: asyncio.Future[dict[str, Any]] | None = None
         try:
             await turn
+            settings = self._scaled()
             if job.chosen is None:
-                work = functools.partial(advise, job.view, self.settings)
+                work = functools.partial(advise, job.view, settings)
             else:
-                work = functools.partial(review, job.view, job.chosen, self.settings)
+                work = functools.partial(review, job.view, job.chosen, settings)
             # From its turn on the answer has settings.timeout: waiting for a worker behind the bots included.
             async with asyncio.timeout(self.settings.timeout):
                 started = await self.start(work)
@@ -661,6 +667,15 @@ class HintService:
                 queue.leave(client, turn)
             else:  # the slot is held until the worker is really free
                 started.add_done_callback(lambda _: queue.release(client))
+
+    def _scaled(self) -> HintSettings:
+        """The settings of a hint that starts now: its time cap shortened by the requests that wait."""
+        s = self.settings
+        if s.seconds is None or not self.queue.waiting:
+            return s
+        running = max(1, s.running)
+        share = max(s.min_share, running / (running + self.queue.waiting))
+        return dataclasses.replace(s, seconds=s.seconds * share)
 
     async def handle(
         self, room: HintTable, conn: Connection, message: HintMessage | ReviewMessage | HintsVoteMessage
