@@ -321,3 +321,36 @@ def test_the_two_player_table_boxes_stay_apart(
     assert no_sideways_scroll(page) == 0
     shot(page, f"finished-last-trick-{device}")
     errors.check()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_schnorps_role_stays_on_one_line_and_a_waiting_friend_table_keeps_tipp_on_the_first_screen(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    """Schnorps for three: "spielt (Vorhand)" is one badge on one line. A friend table waiting for its guest: the
+    invitation does not push the help panel (Tipp) below the first screen."""
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    body = {"variant": "schnorps", "seats": ["random", "random"], "name": "Anna", "seed": 3}
+    table = post(server.url, "/api/tables", body)
+    open_seat(page, server.url, table["table_id"], table["token"], table.get("seat", 0), "schnorps")
+    page.locator(".round-chip").first.wait_for()
+    for chip in page.locator(".round-chip").all():
+        lines = chip.evaluate("e => e.getClientRects().length")
+        found = chip.bounding_box()
+        assert lines == 1 and found is not None and found["height"] < 30, chip.inner_text()
+    assert no_sideways_scroll(page) == 0
+    shot(page, f"finished-schnorps-{device}")
+    friend = post(server.url, "/api/tables", {"variant": "schnapsen", "opponent": "friend", "name": "Anna"})
+    open_seat(page, server.url, friend["table_id"], friend["token"], 0, "schnapsen")
+    page.locator("#help-panel").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, f"finished-friend-waiting-{device}")
+    # No empty band of felt between the hand (with its numbers) and the help panel while no button is offered.
+    hand = box(page, ".seat-bottom .hand")
+    assert box(page, "#help-panel")["y"] - (hand["y"] + hand["height"]) < 40
+    if device == "desktop":
+        help_box = box(page, "#help-panel")
+        assert help_box["y"] + help_box["height"] <= 800, help_box
+    assert no_sideways_scroll(page) == 0
+    errors.check()
