@@ -354,3 +354,45 @@ def test_a_schnorps_role_stays_on_one_line_and_a_waiting_friend_table_keeps_tipp
         assert help_box["y"] + help_box["height"] <= 800, help_box
     assert no_sideways_scroll(page) == 0
     errors.check()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_history_is_a_list_of_cards_on_a_phone(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    """At 390x844 the history is a card per game with labelled lines, nothing to swipe sideways; at 1280x800 the
+    table with its column heads."""
+    for variant, body in (
+        ("schnapsen", {"opponent": "random"}),
+        ("bauernschnapsen", {"bots": "heuristic"}),
+    ):
+        table = post(server.url, "/api/tables", {"variant": variant, "name": "Anna mit einem langen Namen", **body})
+        driver = SeatDriver(server.url, table["table_id"], {0: table["token"]})
+        try:
+            driver.play(first_legal, game_over, timeout=60)
+        finally:
+            driver.close()
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/#/history")
+    page.locator("table.games tbody tr").first.wait_for()
+    assert page.locator("table.games tbody tr").count() >= 2
+    scroll = page.evaluate(
+        "() => [...document.querySelectorAll('.history .scroll, table.games')]"
+        ".map((e) => [e.scrollWidth, e.clientWidth])"
+    )
+    for scroll_width, client_width in scroll:
+        assert scroll_width <= client_width, scroll
+    assert no_sideways_scroll(page) == 0
+    heads = page.locator("table.games thead")
+    if device == "phone":
+        assert not heads.is_visible()
+        first = page.locator("table.games tbody tr").first
+        label = first.locator("td.players").evaluate("e => getComputedStyle(e, '::before').content")
+        assert "Spieler" in label, label
+        row = first.bounding_box()
+        assert row is not None and row["width"] <= 390
+    else:
+        assert heads.is_visible()
+    shot(page, f"finished-history-{device}")
+    errors.check()

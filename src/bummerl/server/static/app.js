@@ -578,15 +578,17 @@ class HistoryPage {
         const when = g.finished_at || g.started_at;
         const name = typeof g.variant === "string" ? g.variant : g.variant && (g.variant.title || g.variant.name);
         const variant = this.titles[name] || name;
+        // Each cell names its column (`data-label`): on a phone a row is a card of labelled lines (style.css).
+        const cell = (key, attrs, ...content) => h("td", { ...attrs, "data-label": t(key) }, ...content);
         return h(
           "tr",
           { dataset: { kind: g.kind || "" } },
-          h("td", {}, when ? new Date(when).toLocaleString(locale()) : ""),
-          h("td", {}, variant || ""),
-          h("td", {}, g.match_no ? `${g.match_no}.${g.game_no}` : String(g.game_no ?? "")),
-          h("td", { class: "players" }, players),
-          h("td", { class: "result" }, this.resultText(g)),
-          h("td", {}, links),
+          cell("col_when", { class: "when" }, when ? new Date(when).toLocaleString(locale()) : ""),
+          cell("col_variant", { class: "variant" }, variant || ""),
+          cell("col_game", { class: "game-no" }, g.match_no ? `${g.match_no}.${g.game_no}` : String(g.game_no ?? "")),
+          cell("col_players", { class: "players" }, players),
+          cell("col_result", { class: "result" }, this.resultText(g)),
+          h("td", { class: "links" }, links),
         );
       });
       box.append(
