@@ -27,7 +27,7 @@ from bummerl.game import Game
 from bummerl.server import scheduler
 from bummerl.server.config import ServerConfig
 from bummerl.server.connections import Connection
-from bummerl.server.hints import HintService, HintSettings, RoomHints
+from bummerl.server.hints import FairQueue, HintService, HintSettings, RoomHints
 from bummerl.server.scheduler import BotRequest, BotScheduler
 from bummerl.view_json import view_to_json
 
@@ -235,5 +235,20 @@ def test_bot_decisions_take_a_free_worker_before_any_hint(monkeypatch: pytest.Mo
             assert order == ["bot 1", "bot 2", "hint"]
         finally:
             bots.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_request_cancelled_while_it_waits_gives_its_place_back() -> None:
+    async def scenario() -> None:
+        queue = FairQueue(1)
+        queue.enter(FLOOD)
+        waiting = queue.enter(ANNA)
+        waiting.cancel()  # its task was cancelled (the server stops) before it could leave
+        queue.release(FLOOD)  # the cancelled turn is skipped, not handed the slot
+        assert (queue.free, queue.waiting) == (1, 0)
+        queue.leave(ANNA, waiting)  # the task's own clean-up: nothing more to give back
+        assert (queue.free, queue.waiting) == (1, 0)
+        assert queue.enter(BERT).done()
 
     asyncio.run(scenario())

@@ -436,7 +436,7 @@ class FairQueue:
 
     >>> async def demo() -> list[str]:
     ...     queue, order = FairQueue(1), []
-    ...     first = queue.enter("flood")                       # runs at once
+    ...     _ = queue.enter("flood")                           # runs at once
     ...     turns = {c: queue.enter(c) for c in ("flood", "anna")}
     ...     queue.release("flood")                             # the flood's first hint is done
     ...     order += [c for c, t in turns.items() if t.done()]
@@ -489,11 +489,14 @@ class FairQueue:
         if self._running[client] <= 0:
             del self._running[client]
         self._forget(client)
-        if self._waiting:
+        while self._waiting:
             nxt = min(self._waiting, key=lambda c: self._served.get(c, -1))  # ties: the first to arrive
-            self._start(nxt, self._waiting.pop(nxt))
-        else:
-            self.free += 1
+            turn = self._waiting.pop(nxt)
+            if not turn.cancelled():  # a task cancelled as it waited leaves on its next step
+                self._start(nxt, turn)
+                return
+            self._forget(nxt)
+        self.free += 1
 
     def _start(self, client: str, turn: asyncio.Future[None]) -> None:
         self._starts += 1
