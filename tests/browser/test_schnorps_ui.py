@@ -141,13 +141,13 @@ def test_schnorps_for_three_in_the_browser(
     first = tap.states[0]
     assert first["kind"] == "schnorps_round" and first["match"]["dealer"] == 0
     assert first["match"]["players"] == [1, 2] and first["game_seat"] is None
-    assert rows.nth(0).locator(".round-role").inner_text() == "gibt"
+    assert rows.nth(0).locator(".round-role").inner_text() == "gibst"  # "Du gibst": the own row in the second person
     page.locator(".round-waiting").wait_for()
     assert "Du wartest dieses Spiel ab" in page.locator(".status-line").inner_text()
     shot(page, f"schnorps-waiting-de-{width}")
     page.select_option("#lang-select", "en")
     page.locator("text=You sit this game out").first.wait_for()
-    assert rows.nth(0).locator(".round-role").inner_text() == "deals"
+    assert rows.nth(0).locator(".round-role").inner_text() == "deal"
     shot(page, f"schnorps-waiting-en-{width}")
     page.select_option("#lang-select", "de")
     wait_until(page, lambda: bool(tap.last["game_over"]), "the bots to finish game 1", timeout=30)

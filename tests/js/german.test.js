@@ -71,6 +71,11 @@ describe("German with Du", () => {
     assert.equal(filled.sr_match_won, "Partie aus: Du gewinnst mit +7 Marken.");
     assert.equal(filled.sr_ev_game_start, "Spiel 2: Du gibst; es spielen Anna und Bert.");
     for (const [key, text] of Object.entries(filled)) assert.deepEqual(wrongForms(text), [], key);
+    // A Schnorps seat's badge after its name: "Du spielst (Vorhand)", "Anna spielt (Vorhand)".
+    assert.equal(t("sr_role_vorhand", { you: true }), "spielst (Vorhand)");
+    assert.equal(t("sr_role_vorhand", { you: false }), "spielt (Vorhand)");
+    assert.equal(t("sr_role_dealer", { you: true }), "gibst");
+    assert.equal(t("sr_role_waits", { you: true }), "wartest");
     // Two winners take the plural: "Anna & Bert gewinnen".
     assert.equal(t("sc_match_won", { you: false, count: 2, who: "Anna & Bert" }), "Anna & Bert gewinnen das Bummerl");
   });

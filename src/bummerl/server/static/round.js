@@ -45,9 +45,9 @@ export function participantsField(v, form, rerender) {
   );
 }
 
-/** A game seat's role in the round: Vorhand (seat 0) or the other player. */
-export function roleText(seat) {
-  return t(seat === 0 ? "sr_role_vorhand" : "sr_role_plays");
+/** A game seat's role in the round: Vorhand (seat 0) or the other player; `you`: after "Du" ("Du spielst"). */
+export function roleText(seat, you = false) {
+  return t(seat === 0 ? "sr_role_vorhand" : "sr_role_plays", { you });
 }
 
 /** Who paid whom after a game (the loser pays every other participant), or the stand's replay. */
@@ -92,9 +92,10 @@ export function roundScoreboard(page) {
   const n = m.participants || (s.players || []).length;
   const players = m.players || [];
   const role = (p) => {
-    if (p === m.dealer) return t("sr_role_dealer");
+    const you = p === page.participant;
+    if (p === m.dealer) return t("sr_role_dealer", { you });
     const g = players.indexOf(p);
-    return g < 0 ? t("sr_role_waits") : roleText(g);
+    return g < 0 ? t("sr_role_waits", { you }) : roleText(g, you);
   };
   const balance = m.balance || [];
   const rows = [];

@@ -263,7 +263,7 @@ export class TalonTable {
     const area = h("div", { class: `seat seat-${where}`, dataset: { seat: String(seat) } });
     const label = h("div", { class: "seat-name" }, page.nameOf(seat));
     // In a round the dealer does not play: each game seat says its role instead.
-    if (page.round) label.append(" ", h("span", { class: "round-chip" }, roleText(seat)));
+    if (page.round) label.append(" ", h("span", { class: "round-chip" }, roleText(seat, seat === page.mySeat)));
     else if (v.dealer === seat) label.append(" ", h("span", { class: "dealer-chip" }, t("dealer_chip")));
     if (s.to_move === seat && !s.game_over) label.classList.add("to-move");
     area.append(label);

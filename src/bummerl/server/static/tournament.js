@@ -10,7 +10,7 @@
 // keeps it for that table as the lobby keeps any seat token (api.js `seats`) and opens the table page.
 
 import { absoluteUrl, api, pageRequest, prefs, seats } from "./api.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
 import { botName, h, variantTitle } from "./render.js";
 
@@ -467,7 +467,7 @@ class TournamentPage {
                   },
                   this.who(s.name, s.kind, s.bot, s.player),
                   s.winner ? ` · ${t("tn_won")}` : "",
-                  s.score !== null && s.score !== undefined ? ` (${s.score})` : "",
+                  s.score !== null && s.score !== undefined ? ` (${formatNumber(s.score)})` : "",
                 ),
               ),
             ),
@@ -494,10 +494,11 @@ class TournamentPage {
         { dataset: { player: s.player } },
         h("td", {}, String(s.rank)),
         h("td", { class: "name" }, this.who(s.name, p.kind, p.bot, s.player)),
-        h("td", {}, String(s.points)),
+        // Half points (a stand) and scores in the page's digits: "1,5" in German.
+        h("td", {}, formatNumber(s.points)),
         h("td", {}, String(s.wins)),
         h("td", {}, String(s.played)),
-        h("td", {}, String(s.score)),
+        h("td", {}, s.score === null || s.score === undefined ? "" : formatNumber(s.score)),
       );
     });
     return h(
