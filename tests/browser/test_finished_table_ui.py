@@ -396,3 +396,28 @@ def test_the_history_is_a_list_of_cards_on_a_phone(
         assert heads.is_visible()
     shot(page, f"finished-history-{device}")
     errors.check()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_table_games_last_trick_caption_stands_below_its_cards_at_the_end(
+    server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors, device: str
+) -> None:
+    table = post(server.url, "/api/tables", {"variant": "bauernschnapsen", "bots": "heuristic", "name": "Anna"})
+    driver = SeatDriver(server.url, table["table_id"], {0: table["token"]})
+    try:
+        driver.play(first_legal, game_over, timeout=60)
+    finally:
+        driver.close()
+    page: Page = make(device).new_page()
+    errors = page_errors(page)
+    open_seat(page, server.url, table["table_id"], table["token"], 0, "bauernschnapsen")
+    page.locator("#tg-result").wait_for()
+    captions = page.locator(".tg-trick .trick-caption")
+    if captions.count():
+        caption = box(page, ".tg-trick .trick-caption")
+        for card in page.locator(".tg-trick .played .card").all():
+            found = card.bounding_box()
+            assert found is not None and not overlap(caption, found), "the last trick's caption covers a card"
+    assert no_sideways_scroll(page) == 0
+    shot(page, f"finished-tg-end-{device}")
+    errors.check()
