@@ -37,7 +37,7 @@ has at most one request waiting, whatever its number of tables (``busy``), and
 a freed slot goes to the waiting client served least recently, so one client
 with many tables cannot take every hint of the server (issue 24: one address
 with 9 tables got 29 hints in 40 s while everyone else got ``busy``).  The
-searches run in the bots' workers behind every bot decision
+searches run in background workers of their own at a lower CPU priority
 (``BotScheduler.start_background``): a bot never waits behind a hint.  A hint
 takes at most :attr:`HintSettings.seconds` in its worker, the search's last
 world included (less while others wait: :attr:`HintSettings.min_share`), and
@@ -425,7 +425,7 @@ def _refusal(about: str, code: str, message: str) -> dict[str, Any]:
     return {**error_message(code, message), "about": about}
 
 
-#: Starts a search in a worker once one is free for it, behind every bot decision; the future of its answer
+#: Starts a search in a background worker (a process below the bots' CPU priority); the future of its answer
 #: (``BotScheduler.start_background``).
 Start = Callable[[Callable[[], dict[str, Any]]], Awaitable["asyncio.Future[dict[str, Any]]"]]
 
@@ -514,7 +514,7 @@ class HintService:
     """The hints and reviews of one app's tables: the bounds, and the tasks that compute them."""
 
     def __init__(self, start: Start, settings: HintSettings | None = None) -> None:
-        #: Starts a search in the bots' workers (processes, behind every bot): the event loop never searches.
+        #: Starts a search in a background worker (a process below the bots): the event loop never searches.
         self.start = start
         self.settings = settings or HintSettings()
         self._queue: FairQueue | None = None
@@ -660,7 +660,7 @@ class HintService:
                 work = functools.partial(advise, job.view, settings)
             else:
                 work = functools.partial(review, job.view, job.chosen, settings)
-            # From its turn on the answer has settings.timeout: waiting for a worker behind the bots included.
+            # From its turn on the answer has settings.timeout.
             async with asyncio.timeout(self.settings.timeout):
                 started = await self.start(work)
                 answer: dict[str, Any] = await asyncio.shield(started)

@@ -43,7 +43,7 @@ from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.errors import RequestError
 from bummerl.server.families import family_of
-from bummerl.server.hints import HintService
+from bummerl.server.hints import HintService, HintSettings
 from bummerl.server.leases import UnknownTableId
 from bummerl.server.links import TableLink
 from bummerl.server.results import ResultStore
@@ -133,9 +133,12 @@ class TableManager:
         self.repo = repo
         self.config = config
         self.db = Database(repo, config.db_threads)
-        # The bots' workers import the hints' module when they start: the first hint pays no import.
-        self.bots = BotScheduler(config, preload=(hints_module.__name__,))
-        #: The hints and reviews of every table (they search in the bots' workers, behind every bot decision).
+        # The hints search in background workers (a process below the bots' CPU priority, as many as run at once),
+        # which import the hints' module when they start: the first hint pays no import.
+        self.bots = BotScheduler(
+            config, background_workers=HintSettings().running, background_preload=(hints_module.__name__,)
+        )
+        #: The hints and reviews of every table (they search in the background workers).
         self.hints = HintService(self.bots.start_background)
         #: The results of finished games, written in the background.
         self.results = ResultStore(repo, self.db, config)

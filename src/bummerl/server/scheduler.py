@@ -19,11 +19,11 @@ decision that does not come back within ``bot_timeout`` seconds (a stuck or
 crashed worker) is replaced by the ``heuristic`` bot's choice, and its worker
 slot is freed only when the worker really finishes.
 
-**Background work** (the hints and reviews of :mod:`bummerl.server.hints`) runs in the same workers but behind
-every bot: :meth:`BotScheduler.start_background` takes a worker only when no bot decision waits for one, so a
-bot never queues behind a hint (a hint that went straight to the pool used to take a worker that the bots'
-admission counted as free: a ``hard`` table's p95 went from 398 to 563 ms under a hint flood).  A bot that
-arrives while every worker is busy waits for the first to end, a hint's (at most its time cap) as any other.
+**Background work** (the hints and reviews of :mod:`bummerl.server.hints`) runs in workers of its own
+(:meth:`BotScheduler.start_background`: one process by default) at a lower CPU priority (``nice`` 10), so it
+never holds a bot's worker and never takes a core from a bot or the event loop that needs it.  Before, hints
+went straight into the bots' pool, taking a worker that the bots' admission counted as free, and under a hint
+flood a ``hard`` table's p95 went from 398 to 563 ms (issue 24).
 
 Seeds and views go in, action tokens come out: see :mod:`bummerl.server.workers`.
 """
@@ -37,7 +37,6 @@ import functools
 import heapq
 import itertools
 import logging
-import math
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -57,15 +56,18 @@ FALLBACK_BOT = "heuristic"
 
 T = TypeVar("T")
 
-#: The lanes of the workers' admission: every bot decision before any background work.
-BOT_LANE, BACKGROUND_LANE = 0, 1
+#: The niceness of the background workers' processes (Linux: a weight of about a tenth of a normal process's).
+BACKGROUND_NICE = 10
 
 
-def make_executor(kind: ExecutorKind, workers: int | None, preload: Sequence[str] = ()) -> concurrent.futures.Executor:
+def make_executor(
+    kind: ExecutorKind, workers: int | None, preload: Sequence[str] = (), nice: int = 0
+) -> concurrent.futures.Executor:
     """A thread or process pool; processes are spawned, never forked from a threaded server.
 
     A worker process imports the modules named in ``preload`` when it starts (:func:`start_worker`), so
-    the first call of their work does not pay for the import.
+    the first call of their work does not pay for the import, and runs ``nice`` steps below the server's CPU
+    priority (threads ignore ``nice``).
     """
     count = workers or os.cpu_count() or 1
     if kind == "thread":
@@ -74,7 +76,7 @@ def make_executor(kind: ExecutorKind, workers: int | None, preload: Sequence[str
         max_workers=count,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=start_worker,
-        initargs=(os.getpid(), tuple(preload)),
+        initargs=(os.getpid(), tuple(preload), nice),
     )
 
 
@@ -98,8 +100,7 @@ class BotRequest:
 
 
 class _Gate:
-    """Admission to the workers: ``slots`` at a time; next the waiting bot decision with the shortest budget,
-    and background work only when no bot decision waits.
+    """Admission to the workers: ``slots`` decisions at a time, the waiting one with the shortest budget next.
 
     Shortest first, so a ``hard`` move (0.25 s) does not queue behind a row of ``expert`` ones (0.8-2 s); among
     equal budgets, arrival order.  A long search still gets its turn: the short ones ahead of it end quickly.
@@ -107,29 +108,29 @@ class _Gate:
 
     def __init__(self, slots: int) -> None:
         self.free = slots
-        self._waiting: list[tuple[int, float, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._arrivals = itertools.count()
 
-    async def acquire(self, budget: float, lane: int = BOT_LANE) -> None:
+    async def acquire(self, budget: float) -> None:
         if self.free > 0 and not self._waiting:
             self.free -= 1
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (lane, budget, next(self._arrivals), turn))
+        heapq.heappush(self._waiting, (budget, next(self._arrivals), turn))
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
                 self.release()  # the slot was handed over as the waiter left: pass it on
             else:
-                self._waiting = [w for w in self._waiting if w[3] is not turn]
+                self._waiting = [w for w in self._waiting if w[2] is not turn]
                 heapq.heapify(self._waiting)
             raise
 
     def release(self) -> None:
         """A slot is free: hand it to the waiting decision with the shortest budget, if any."""
         while self._waiting:
-            turn = heapq.heappop(self._waiting)[3]
+            _, _, turn = heapq.heappop(self._waiting)
             if not turn.done():
                 turn.set_result(None)
                 return
@@ -139,11 +140,22 @@ class _Gate:
 class BotScheduler:
     """The two lanes of one app (see the module docstring)."""
 
-    def __init__(self, config: ServerConfig, preload: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        background_workers: int = 1,
+        background_preload: Sequence[str] = (),
+        background_nice: int = BACKGROUND_NICE,
+    ) -> None:
         self.config = config
         self.workers = config.bot_workers or os.cpu_count() or 1
-        #: Modules each worker process imports when it starts (the work of :meth:`start_background`).
-        self.preload = tuple(preload)
+        #: The background workers (:meth:`start_background`): how many, what they import when they start, and
+        #: how far below the server's CPU priority they run.
+        self.background_workers = background_workers
+        self.background_preload = tuple(background_preload)
+        self.background_nice = background_nice
+        self._background: concurrent.futures.Executor | None = None
         self._executor: concurrent.futures.Executor | None = None
         self._quick = concurrent.futures.ThreadPoolExecutor(
             max_workers=config.quick_bot_threads, thread_name_prefix="bummerl-quick-bot"
@@ -153,14 +165,20 @@ class BotScheduler:
         #: Decisions waiting for a worker, and running in one (for the time scale and the metrics).
         self.waiting = 0
         self.running = 0
-        #: Background work (hints) running in a worker.
-        self.background = 0
 
     @property
     def executor(self) -> concurrent.futures.Executor:
         if self._executor is None:
-            self._executor = make_executor(self.config.bot_executor, self.workers, self.preload)
+            self._executor = make_executor(self.config.bot_executor, self.workers)
         return self._executor
+
+    @property
+    def background_executor(self) -> concurrent.futures.Executor:
+        if self._background is None:
+            self._background = make_executor(
+                self.config.bot_executor, self.background_workers, self.background_preload, self.background_nice
+            )
+        return self._background
 
     def budget(self, request: BotRequest) -> float | None:
         """The seconds the request's bot may think per decision if it searches, else ``None``."""
@@ -209,22 +227,13 @@ class BotScheduler:
         return await self._quick_decision(request, FALLBACK_BOT)
 
     async def start_background(self, work: Callable[[], T]) -> asyncio.Future[T]:
-        """Start ``work`` in a worker once no bot decision waits for one; the future of its result.
+        """Start ``work`` in a background worker; the future of its result.
 
-        Every bot decision waiting now or arriving before a worker frees goes first.  The worker's slot is
-        held until ``work`` really ends (whatever the caller stops waiting for).  Cancelled while it waits
-        for a worker, nothing starts.
+        Background workers are processes of their own at a lower CPU priority: the work never holds a bot's
+        worker, and gets a core only when the bots and the event loop leave one.  The caller bounds how much
+        runs at once (the hints: :class:`bummerl.server.hints.FairQueue`).
         """
-        await self._gate.acquire(math.inf, BACKGROUND_LANE)
-        self.background += 1
-        future = asyncio.get_running_loop().run_in_executor(self.executor, work)
-
-        def done(_: asyncio.Future[T]) -> None:
-            self.background -= 1
-            self._gate.release()
-
-        future.add_done_callback(done)
-        return future
+        return asyncio.get_running_loop().run_in_executor(self.background_executor, work)
 
     async def _quick_decision(self, request: BotRequest, bot: str) -> str:
         loop = asyncio.get_running_loop()
@@ -239,13 +248,17 @@ class BotScheduler:
         if self.config.bot_executor != "process":
             return
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.executor, warm_up) for _ in range(self.workers)))
+        await asyncio.gather(
+            *(loop.run_in_executor(self.executor, warm_up) for _ in range(self.workers)),
+            *(loop.run_in_executor(self.background_executor, warm_up) for _ in range(self.background_workers)),
+        )
 
     def shutdown(self) -> None:
         self._quick.shutdown(wait=False, cancel_futures=True)
-        if self._executor is not None:
-            # Worker processes are joined (a running decision takes a fraction of a
-            # second); threads are not: one may wait on a test's event.
-            process = isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
-            self._executor.shutdown(wait=process, cancel_futures=True)
-            self._executor = None
+        for executor in (self._executor, self._background):
+            if executor is not None:
+                # Worker processes are joined (a running decision takes a fraction of a
+                # second); threads are not: one may wait on a test's event.
+                process = isinstance(executor, concurrent.futures.ProcessPoolExecutor)
+                executor.shutdown(wait=process, cancel_futures=True)
+        self._executor = self._background = None

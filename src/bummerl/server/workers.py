@@ -65,13 +65,16 @@ def exit_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="bummerl-exit-with-parent", daemon=True).start()
 
 
-def start_worker(parent_pid: int, preload: tuple[str, ...] = ()) -> None:
-    """A worker process's initializer: :func:`exit_with_parent`, and import the modules named in ``preload``.
+def start_worker(parent_pid: int, preload: tuple[str, ...] = (), nice: int = 0) -> None:
+    """A worker process's initializer: :func:`exit_with_parent`, import the modules named in ``preload``, and
+    run ``nice`` steps below the server's CPU priority.
 
     Work is pickled by reference: its first call in a worker imports its module (the hints' pulls in the
     server's messages and pydantic, 0.1-0.4 s) unless the worker did so when it started.
     """
     exit_with_parent(parent_pid)
+    if nice > 0 and hasattr(os, "nice"):
+        os.nice(nice)
     for name in preload:
         importlib.import_module(name)
 
