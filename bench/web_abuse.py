@@ -1,8 +1,9 @@
 """Web abuse benchmark: what one abusive client can do to ``bummerl serve``, and what a normal table feels.
 
-    python bench/web_abuse.py                  # the whole bench, about eight minutes
-    python bench/web_abuse.py --quick          # a smoke run, about 80 s
+    python bench/web_abuse.py                  # the whole bench, about nine minutes
+    python bench/web_abuse.py --quick          # a smoke run, about 100 s
     python bench/web_abuse.py --window 20 --json
+    python bench/web_abuse.py --parts quiet,hints   # some parts only (the hint flood against the quiet table)
 
 Each part starts a fresh ``bummerl serve`` (``--bot-workers 2 --bot-delay 0``, SQLite
 in a temporary folder) on 127.0.0.1 in a child process, so no rate window or cap of
@@ -57,7 +58,7 @@ and the server counts them as different client addresses.  Reported (issue #10):
    cap; whether a fresh address is still served while they are held, and afterwards.
 
 This is a benchmark, not a test: it is never run by pytest.  The numbers go into
-docs/web.md ("Under abuse").
+docs/web.md ("Under abuse"), the hint flood's into docs/security.md ("Hints share the workers fairly").
 """
 
 from __future__ import annotations
