@@ -187,6 +187,24 @@ def http_client(local: str, timeout: float = 15.0) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address=local), timeout=timeout, trust_env=False)
 
 
+async def close_quietly(ws: Any, seconds: float = 3.0) -> None:
+    """Close a socket, giving up after ``seconds``: the bench never waits on a server that does not answer."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(seconds):
+            await ws.close()
+
+
+async def start_all(
+    one: Callable[[int], Coroutine[Any, Any, None]], count: int, ready: asyncio.Event
+) -> list[asyncio.Task[None]]:
+    """Start ``one(i)`` for ``i < count`` and wait (at most a minute) until ``ready`` is set by them."""
+    tasks = [asyncio.create_task(one(i)) for i in range(count)]
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(60):
+            await ready.wait()
+    return tasks
+
+
 async def ws_connect(url: str, local: str, **kwargs: Any) -> ClientConnection:
     """A WebSocket from ``local``: ``local_addr`` goes to ``loop.create_connection``; no ``Origin`` (a script)."""
     return await connect(url, proxy=None, open_timeout=15, max_size=2**22, local_addr=(local, 0), **kwargs)
@@ -509,9 +527,7 @@ class Seat:
                     answered = False
                     await ws.send(pending)
         finally:
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(5):
-                    await ws.close()
+            await close_quietly(ws, 5)
 
     async def _probe(self, stop: float) -> None:
         """Ping the server on a spectator's socket of this table until ``stop``."""
@@ -530,9 +546,7 @@ class Seat:
                         self.pings.append((at, time.monotonic() - at))
                         await asyncio.sleep(max(0.0, at + PROBE_SECONDS - time.monotonic()))
                 finally:
-                    with contextlib.suppress(Exception):
-                        async with asyncio.timeout(5):
-                            await ws.close()
+                    await close_quietly(ws, 5)
             except (ConnectionClosed, OSError, TimeoutError, WebSocketException) as exc:
                 self.errors[f"probe: {type(exc).__name__}"] += 1
                 await asyncio.sleep(0.2)
@@ -725,9 +739,7 @@ async def flood(
                     reader.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await reader
-                    with contextlib.suppress(Exception):
-                        async with asyncio.timeout(3):
-                            await ws.close()
+                    await close_quietly(ws)
                 ws_stats["closed by us" if stop.is_set() else f"closed by the server {ws.close_code}"] += 1
             except (ConnectionClosed, OSError, TimeoutError, WebSocketException, ValueError) as exc:
                 ws_stats[f"failed: {type(exc).__name__}"] += 1
@@ -817,17 +829,12 @@ async def expert_tables(
                         acted.add(i)
                         if len(acted) == count:
                             first_actions.set()
-                with contextlib.suppress(Exception):
-                    async with asyncio.timeout(3):
-                        await ws.close()
+                await close_quietly(ws)
             except (ConnectionClosed, OSError, TimeoutError, WebSocketException) as exc:
                 stats[f"disconnected: {type(exc).__name__}"] += 1
                 await asyncio.sleep(0.2)
 
-    tasks = [asyncio.create_task(one(i)) for i in range(count)]
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(60):
-            await first_actions.wait()
+    tasks = await start_all(one, count, first_actions)
     started.append(time.monotonic())
     before = stats["actions"]
     ready.set()
@@ -891,17 +898,12 @@ async def hint_flood(
                         continue
                     asking = True
                     await ws.send(json.dumps({"type": "hint"}))
-                with contextlib.suppress(Exception):
-                    async with asyncio.timeout(3):
-                        await ws.close()
+                await close_quietly(ws)
             except (ConnectionClosed, OSError, TimeoutError, WebSocketException) as exc:
                 stats[f"disconnected: {type(exc).__name__}"] += 1
                 await asyncio.sleep(0.2)
 
-    tasks = [asyncio.create_task(one(i)) for i in range(tables)]
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(60):
-            await opened.wait()
+    tasks = await start_all(one, tables, opened)
     started = time.monotonic()
     before = Counter(stats)
     ready.set()
@@ -947,9 +949,7 @@ async def ask_hints(server: Server, stop: float) -> dict[str, Any]:
             asked.append((time.monotonic() - sent, code))
             await asyncio.sleep(max(0.0, sent + HINT_EVERY - time.monotonic()))
     finally:
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(5):
-                await ws.close()
+        await close_quietly(ws, 5)
     in_time = sum(1 for seconds, code in asked if code == "hint" and seconds <= HINT_DEADLINE)
     return {
         "asked": len(asked),

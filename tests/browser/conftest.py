@@ -197,6 +197,17 @@ def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
 
 
 @pytest.fixture()
+def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Browser contexts by kind: ``make("phone")`` (390x844, touch) or ``make("desktop")`` (1280x800), with a
+    locale; every one closed after the test (``ui_helpers.contexts``)."""
+    # Imported here: ui_helpers needs the web extra's websockets, and this conftest loads without it (the
+    # browser tests then skip).
+    from ui_helpers import contexts
+
+    yield from contexts(browser)
+
+
+@pytest.fixture()
 def shot() -> Callable[[Page, str], Path]:
     """Save a full-page screenshot under SCREENSHOTS and return its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -21,38 +21,28 @@ pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
-from ui_helpers import SeatDriver, contexts, first_legal, game_over, get, open_seat, post, wait_until
+from ui_helpers import SeatDriver, first_legal, game_over, get, open_seat, post, set_lang, wait_until
 
 from bummerl.cards import Card
 
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Page
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 #: How a marriage is called by its value (the page's words for the server's number).
 MARRIAGE_WORDS = {"de": {20: "Zwanziger", 40: "Vierziger"}, "en": {20: "Zwanziger (20)", 40: "Vierziger (40)"}}
 
 
-@pytest.fixture
-def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    yield from contexts(browser)
-
-
 def message(page: Page, key: str, params: dict[str, Any]) -> str:
     """The page's own sentence ``key`` in its current language (i18n.js, the same module the page uses)."""
     text: str = page.evaluate("async ([k, p]) => (await import('/i18n.js')).t(k, p)", [key, params])
     return text
-
-
-def set_lang(page: Page, lang: str) -> None:
-    page.select_option("#lang-select", lang)
-    wait_until(page, lambda: page.evaluate("document.documentElement.lang") == lang, "the language")
 
 
 def seat_option_texts(page: Page) -> list[str]:

@@ -15,26 +15,21 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from browser_setup import require_chromium
-from ui_helpers import SeatDriver, contexts, first_legal, game_over, no_sideways_scroll, open_seat, post
+from ui_helpers import SeatDriver, first_legal, game_over, no_sideways_scroll, open_seat, post
 
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Page
     from tests.browser.conftest import Errors, LiveServer
 
 VARIANTS = ("schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps", "bauernschnapsen", "dreierschnapsen")
 #: What the page shows once a game is over: the two-player banner, the table games' result.
 RESULT = "#result-banner, #tg-over"
-
-
-@pytest.fixture
-def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    yield from contexts(browser)
 
 
 def own_hand_named(page: Page) -> int:

@@ -14,24 +14,19 @@ pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
-from ui_helpers import SeatDriver, contexts, first_legal, game_over, no_sideways_scroll, open_seat, post
+from ui_helpers import SeatDriver, first_legal, game_over, no_sideways_scroll, open_seat, post
 
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Locator, Page
+    from playwright.sync_api import BrowserContext, Locator, Page
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 DEVICES = ("desktop", "phone")
-
-
-@pytest.fixture()
-def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    yield from contexts(browser)
 
 
 def lose_a_bummerl(base: str) -> dict[str, Any]:
@@ -239,6 +234,14 @@ def box(page: Page, selector: str) -> dict[str, float]:
     return found
 
 
+def assert_caption_clear(page: Page, trick: str) -> None:
+    """The caption of the trick ``trick`` (a selector) covers none of its played cards."""
+    caption = box(page, f"{trick} .trick-caption")
+    for card in page.locator(f"{trick} .played .card").all():
+        found = card.bounding_box()
+        assert found is not None and not overlap(caption, found), "the last trick's caption covers a card"
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     """Whether two boxes share more than a pixel's line."""
     return (
@@ -314,10 +317,7 @@ def test_the_two_player_table_boxes_stay_apart(
     open_seat(page, server.url, table["table_id"], table["token"], 0, "schnapsen")
     page.locator(".trick .trick-caption").wait_for()
     assert felt_below_hand(page) < 40
-    caption = box(page, ".trick .trick-caption")
-    for card in page.locator(".trick .played .card").all():
-        found = card.bounding_box()
-        assert found is not None and not overlap(caption, found), "the last trick's caption covers a card"
+    assert_caption_clear(page, ".trick")
     assert no_sideways_scroll(page) == 0
     shot(page, f"finished-last-trick-{device}")
     errors.check()
@@ -412,12 +412,8 @@ def test_a_table_games_last_trick_caption_stands_below_its_cards_at_the_end(
     errors = page_errors(page)
     open_seat(page, server.url, table["table_id"], table["token"], 0, "bauernschnapsen")
     page.locator("#tg-result").wait_for()
-    captions = page.locator(".tg-trick .trick-caption")
-    if captions.count():
-        caption = box(page, ".tg-trick .trick-caption")
-        for card in page.locator(".tg-trick .played .card").all():
-            found = card.bounding_box()
-            assert found is not None and not overlap(caption, found), "the last trick's caption covers a card"
+    if page.locator(".tg-trick .trick-caption").count():
+        assert_caption_clear(page, ".tg-trick")
     assert no_sideways_scroll(page) == 0
     shot(page, f"finished-tg-end-{device}")
     errors.check()

@@ -13,41 +13,30 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
 from ui_helpers import (
     SeatDriver,
-    contexts,
     first_legal,
     game_over,
     no_sideways_scroll,
     on_first_screen,
     open_seat,
     post,
-    wait_until,
+    set_lang,
 )
 
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Page
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 #: A name without a place to break it (40 characters, the most the server takes).
 LONG_NAME = "Annamaria_Berghofer-Kleinschmidt_Wien_XX"
 VARIANTS = ("schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps", "bauernschnapsen", "dreierschnapsen")
-
-
-@pytest.fixture
-def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    yield from contexts(browser)
-
-
-def set_lang(page: Page, lang: str) -> None:
-    page.select_option("#lang-select", lang)
-    wait_until(page, lambda: page.evaluate("document.documentElement.lang") == lang, "the language")
 
 
 def caption_clear_of_cards(page: Page) -> bool:

@@ -21,40 +21,30 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
 from ui_helpers import (
     SeatDriver,
-    contexts,
     first_legal,
     game_over,
     get,
     no_sideways_scroll,
     open_seat,
     post,
+    set_lang,
     wait_until,
 )
 
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, Response
+    from playwright.sync_api import BrowserContext, FloatRect, Page, Response
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 SIZES = ["desktop", "phone"]
-
-
-@pytest.fixture
-def make(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    yield from contexts(browser)
-
-
-def set_lang(page: Page, lang: str) -> None:
-    page.select_option("#lang-select", lang)
-    wait_until(page, lambda: page.evaluate("document.documentElement.lang") == lang, "the language")
 
 
 def message(page: Page, key: str, params: dict[str, Any]) -> str:

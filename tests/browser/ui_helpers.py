@@ -58,6 +58,12 @@ def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
         context.close()
 
 
+def set_lang(page: Page, lang: str) -> None:
+    """Switch the page's language by its selector in the header, and wait until the page has taken it."""
+    page.select_option("#lang-select", lang)
+    wait_until(page, lambda: page.evaluate("document.documentElement.lang") == lang, "the language")
+
+
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """A JSON POST to the live server; its answer."""
     request = urllib.request.Request(
