@@ -187,6 +187,13 @@ def http_client(local: str, timeout: float = 15.0) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address=local), timeout=timeout, trust_env=False)
 
 
+async def seated(port: int, table: dict[str, Any], local: str) -> ClientConnection:
+    """A socket at ``table``'s seat (its ``ws_url`` and ``token``), the hello sent, from the address ``local``."""
+    ws = await ws_connect(f"ws://127.0.0.1:{port}{table['ws_url']}", local)
+    await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+    return ws
+
+
 async def close_quietly(ws: Any, seconds: float = 3.0) -> None:
     """Close a socket, giving up after ``seconds``: the bench never waits on a server that does not answer."""
     with contextlib.suppress(Exception):
@@ -808,8 +815,7 @@ async def expert_tables(
         table = answer.json()
         while not stop.is_set():
             try:
-                ws = await ws_connect(f"ws://127.0.0.1:{port}{table['ws_url']}", local)
-                await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                ws = await seated(port, table, local)
                 while not stop.is_set():
                     try:
                         async with asyncio.timeout(0.5):
@@ -872,8 +878,7 @@ async def hint_flood(
         counted = False
         while not stop.is_set():
             try:
-                ws = await ws_connect(f"ws://127.0.0.1:{port}{table['ws_url']}", FLOODER)
-                await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                ws = await seated(port, table, FLOODER)
                 asking = False
                 while not stop.is_set():
                     try:
