@@ -2,7 +2,7 @@
 
 A view becomes JSON here and nowhere else: the bot protocol (docs/protocol.md)
 sends it to bot programs, the web server to browsers (the table games through
-:func:`bummerl.server.table_games.table_view_to_json`, which strips a spectator's copy).  Both view
+:func:`bummerl.server.families.table_view_to_json`, which strips a spectator's copy).  Both view
 kinds have one pair of functions, like ``Move.uci()`` / ``Move.from_uci()`` in
 python-chess: :func:`view_to_json` reads a two-player
 :class:`~bummerl.view.PlayerView` or a three-/four-player
