@@ -128,3 +128,11 @@ def test_closing_as_in_weich() -> None:
     game = opening("scharf")
     game.close_talon()
     assert game.closed_by == 0
+
+
+def test_scharf_hides_the_running_augen_and_weich_shows_them() -> None:
+    """seeds/000 (scharf): "Abgelegte Stiche dürfen nicht mehr angesehen werden": the variant tells every front end
+    (Variant.shows_augen) that the running count is not shown; weich and the table games show it."""
+    assert SCHARF.shows_augen is False
+    assert find_variant("schnapsen").shows_augen is True
+    assert find_variant("bauernschnapsen").shows_augen is True
