@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bummerl.commands import add_command
+from bummerl.commands import add_command, fail
 
 if TYPE_CHECKING:
     from bummerl.server.config import ServeSettings
@@ -117,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         s = settings(args)
     except SettingError as exc:
-        print(f"bummerl serve: error: {exc}", file=sys.stderr)
-        return 2
+        return fail("serve", exc)
     edge = edge_settings(s)
     for url in [edge["public_url"], *edge["allowed_origins"]]:
         if url is not None and normalize_origin(url) is None:
@@ -145,8 +144,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(config=config)
     except ValueError as exc:
-        print(f"bummerl serve: error: {exc}", file=sys.stderr)
-        return 2
+        return fail("serve", exc)
     host = f"[{s.host}]" if ":" in s.host else s.host
     shown = "127.0.0.1" if s.host in ("0.0.0.0", "::") else host
     print(f"Bummerl is running: open http://{shown}:{s.port}/ in your browser", flush=True)
