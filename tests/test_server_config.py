@@ -93,6 +93,12 @@ def test_a_bad_value_names_its_variable(var: str, value: str, why: str) -> None:
         serve_settings({}, {var: value})
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-Infinity"])
+def test_a_number_that_is_not_finite_is_refused(value: str) -> None:
+    with pytest.raises(SettingError, match=f"^BUMMERL_BOT_DELAY: '{value}' is not a finite number"):
+        serve_settings({}, {"BUMMERL_BOT_DELAY": value})
+
+
 def test_edge_settings_follow_the_variables() -> None:
     s = settings(parse(), {"BUMMERL_HOST": "127.0.0.1", "BUMMERL_PORT": "9003"})
     assert edge_settings(s)["public_url"] == "http://127.0.0.1:9003"

@@ -26,6 +26,7 @@ bummerl.server.config.SettingError: BUMMERL_PORT: 'eighty' is not a whole number
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -242,9 +243,12 @@ def _boolean(text: str) -> bool:
 def _number(kind: type[int] | type[float]) -> Callable[[str], object]:
     def parse(text: str) -> object:
         try:
-            return kind(text.strip())
+            value = kind(text.strip())
         except ValueError:
             raise ValueError("is not a whole number" if kind is int else "is not a number") from None
+        if not math.isfinite(value):  # nan, inf: a bot that never plays, a lease never over
+            raise ValueError("is not a finite number")
+        return value
 
     return parse
 
