@@ -11,7 +11,17 @@
 
 import { cardName, suitName } from "./cards.js";
 import { has, t } from "./i18n.js";
-import { cardBack, cardButton, cardFace, h, marriageWord, sortHand, trumpBadge, variantLine } from "./render.js";
+import {
+  cardBack,
+  cardButton,
+  cardFace,
+  h,
+  marriageWord,
+  sortHand,
+  traits,
+  trumpBadge,
+  variantLine,
+} from "./render.js";
 import { contractGuide, rulesLink } from "./rules.js";
 import { sheetPanel, withSheet } from "./sheet.js";
 import { positions, trickBox } from "./trick.js";
@@ -192,7 +202,7 @@ export class BiddingTable {
     const m = s.match;
     const name = (seat) => this.page.nameOf(seat);
     // The score per team (the variant's `teams`: seats 0+2 and 1+3) or per seat.
-    const teams = (v.variant && v.variant.traits && v.variant.traits.teams) || null;
+    const teams = traits(v).teams || null;
     const sides = m.scores.map((score, i) => {
       const label = teams ? t("tg_team", { names: teams[i].map(name).join(" & ") }) : name(i);
       return h(

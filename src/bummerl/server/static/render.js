@@ -256,6 +256,11 @@ export function houseRules(options) {
   });
 }
 
+/** The traits of the view's variant (view_json.variant_traits: `seats`, `teams`, `terms` …), `{}` where the server sent none. */
+export function traits(view) {
+  return (view && view.variant && view.variant.traits) || {};
+}
+
 /**
  * The table's variant and house rules in one line for its header: "Schnapsen (weich) · Hausregeln: ...".
  * `variants`: `GET /api/variants` (for the two-player titles), `variant`: the state's `view.variant`.

@@ -20,7 +20,7 @@ import { absoluteUrl, api, seats, TableSocket } from "./api.js";
 import { BiddingTable } from "./bidding.js";
 import { TableHelp } from "./hints.js";
 import { t } from "./i18n.js";
-import { h, seatNames, tableBanners, variantList } from "./render.js";
+import { h, seatNames, tableBanners, traits, variantList } from "./render.js";
 import { motionPlay, motionSnapshot } from "./motion.js";
 import { claimSeat } from "./profile.js";
 import { TalonTable } from "./talon.js";
@@ -40,8 +40,7 @@ function pace() {
 
 /** How many seats play a game of the variant of `view` (2 where the server sent no traits: a two-player view). */
 function gameSeats(view) {
-  const traits = (view && view.variant && view.variant.traits) || {};
-  return traits.seats || (view && view.players) || 2;
+  return traits(view).seats || (view && view.players) || 2;
 }
 
 export class TablePage {
@@ -265,8 +264,7 @@ export class TablePage {
     const s = this.state;
     if (!s || !token || !(s.legal || []).includes(token)) return;
     // A declaration the server says loses (or any, where the Augen are hidden) is asked about first.
-    const traits = (s.view.variant && s.view.variant.traits) || {};
-    const ask = { schnorps: traits.terms === "schnorps", table: gameSeats(s.view) > 2 };
+    const ask = { schnorps: traits(s.view).terms === "schnorps", table: gameSeats(s.view) > 2 };
     if (!confirmed && this.help.asks(s, token, () => this.act(token, true), ask)) return;
     if (this.part.acted) this.part.acted(token);
     this.help.acted(s, token);

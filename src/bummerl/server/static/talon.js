@@ -24,6 +24,7 @@ import {
   pointsText,
   reasonText,
   sortHand,
+  traits,
   trumpBadge,
   variantLine,
 } from "./render.js";
@@ -31,11 +32,6 @@ import { paymentText, roleText, roundEventText, roundScoreboard, roundWonText } 
 import { rulesLink } from "./rules.js";
 import { sheetDownloads, sheetPanel } from "./sheet.js";
 import { trickBox } from "./trick.js";
-
-/** The traits of the view's variant (view_json.variant_traits), `{}` where the server sent none. */
-function traits(view) {
-  return (view && view.variant && view.variant.traits) || {};
-}
 
 export class TalonTable {
   /** `page`: the table page (its state, names, sending, the kept result, the sheet). */
