@@ -102,6 +102,7 @@ from bummerl.server.messages import (
 )
 from bummerl.server.rooms import Room, disconnect_client, greet, handle_client_text, welcome_message
 from bummerl.server.storage import Lease, Repository, StorageError
+from bummerl.server.tasks import cancel_and_wait
 
 __all__ = ["Cluster", "Elsewhere", "Inbox", "RemoteConnection", "conninfo", "enabled"]
 
@@ -297,12 +298,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Let every table go at once and tell the other processes, so they take them without waiting."""
-        tasks = [t for t in (self._beater, *self._tasks, *self.inbox.cancel()) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(t for t in (self._beater, *self._tasks, *self.inbox.cancel()) if t is not None)
         try:
             await self.manager.db.run(self.leases.leave)
         except StorageError as exc:

@@ -28,7 +28,6 @@ and the HTTP reads that need it (:meth:`TableManager.summary`,
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import re
@@ -58,6 +57,7 @@ from bummerl.server.storage import (
     UnknownCodeError,
     hash_token,
 )
+from bummerl.server.tasks import cancel_and_wait
 from bummerl.server.tournament_store import TournamentStore
 from bummerl.variants import Variant
 
@@ -490,11 +490,7 @@ class TableManager:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(tasks)
         await self.results.shutdown()
         for table in self.tables.values():
             for conn in list(table.connections):

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
-__all__ = ["TaskSet"]
+__all__ = ["TaskSet", "cancel_and_wait"]
 
 
 class TaskSet:
@@ -42,9 +42,14 @@ class TaskSet:
 
     async def cancel_all(self) -> None:
         """Cancel every task and wait until each has ended (whatever it raised)."""
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]]) -> None:
+    """Cancel each of ``tasks`` and wait until each has ended (whatever it raised): a service's shutdown."""
+    tasks = list(tasks)
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
