@@ -86,9 +86,9 @@ case "$cmd" in
     # The browser app's checks (package.json): ESLint, Prettier and node's test runner, from the lockfile.
     command -v npm >/dev/null || { echo "./run.sh test needs node and npm (Debian: nodejs npm)" >&2; exit 1; }
     [ package-lock.json -ot node_modules/.package-lock.json ] || npm ci --no-audit --no-fund
-    echo "== eslint"; node_modules/.bin/eslint src/bummerl/server/static tests/js
-    echo "== prettier"; node_modules/.bin/prettier --check src/bummerl/server/static tests/js
-    echo "== node --test"; node --test --test-reporter=spec tests/js/*.test.js
+    echo "== eslint"; npm run --silent lint
+    echo "== prettier"; npm run --silent format:check
+    echo "== node --test"; npm test --silent
     echo "== ruff"; "$VENV/bin/ruff" check src tests bench examples conftest.py
     echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"
