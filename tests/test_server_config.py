@@ -99,6 +99,23 @@ def test_a_number_that_is_not_finite_is_refused(value: str) -> None:
         serve_settings({}, {"BUMMERL_BOT_DELAY": value})
 
 
+@pytest.mark.parametrize(
+    ("var", "value", "why"),
+    [
+        ("BUMMERL_PORT", "70000", "is not a port"),
+        ("BUMMERL_PORT", "-1", "is not a port"),
+        ("BUMMERL_LOG_LEVEL", "loud", "is not a log level"),
+    ],
+)
+def test_a_value_outside_its_setting_is_refused(var: str, value: str, why: str) -> None:
+    with pytest.raises(SettingError, match=f"^{var}: '{value}' {why}"):
+        serve_settings({}, {var: value})
+
+
+def test_a_log_level_is_read_in_any_case() -> None:
+    assert serve_settings({}, {"BUMMERL_LOG_LEVEL": "INFO"}).log_level == "info"
+
+
 def test_edge_settings_follow_the_variables() -> None:
     s = settings(parse(), {"BUMMERL_HOST": "127.0.0.1", "BUMMERL_PORT": "9003"})
     assert edge_settings(s)["public_url"] == "http://127.0.0.1:9003"

@@ -263,6 +263,25 @@ _PARSERS: dict[object, Callable[[str], object]] = {
 }
 
 
+def _port(text: str) -> object:
+    port = _number(int)(text)
+    if not 0 <= port <= 65535:  # type: ignore[operator]
+        raise ValueError("is not a port (0 to 65535)")
+    return port
+
+
+def _log_level(text: str) -> object:
+    if text.strip().lower() not in _LOG_LEVELS:
+        raise ValueError(f"is not a log level ({', '.join(_LOG_LEVELS)})")
+    return text.strip().lower()
+
+
+#: uvicorn's log levels (its ``Config`` fails with a traceback on any other).
+_LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+#: Settings whose values are narrower than their type.
+_FIELD_PARSERS: dict[str, Callable[[str], object]] = {"port": _port, "log_level": _log_level}
+
+
 def _parser(annotation: object) -> Callable[[str], object]:
     """How a variable's text becomes a value of the field's type (``X | None``: as ``X``; empty text: ``None``)."""
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -295,7 +314,7 @@ def serve_settings(flags: Mapping[str, object], environ: Mapping[str, str]) -> S
         if text is None:
             continue
         try:
-            values[field.name] = _parser(hints[field.name])(text)
+            values[field.name] = _FIELD_PARSERS.get(field.name, _parser(hints[field.name]))(text)
         except ValueError as exc:
             raise SettingError(f"{var}: {text!r} {exc}") from None
     return ServeSettings(**values)  # type: ignore[arg-type]
