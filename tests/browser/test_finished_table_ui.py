@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
-from ui_helpers import SeatDriver, first_legal, game_over, no_sideways_scroll, open_seat, post
+from ui_helpers import SeatDriver, first_legal, game_over, no_sideways_scroll, open_seat, post, settled
 
 require_chromium()
 
@@ -235,7 +235,10 @@ def box(page: Page, selector: str) -> dict[str, float]:
 
 
 def assert_caption_clear(page: Page, trick: str) -> None:
-    """The caption of the trick ``trick`` (a selector) covers none of its played cards."""
+    """The caption of the trick ``trick`` (a selector) covers none of its played cards, once it stands (the last
+    trick's motion finished)."""
+    settled(page)
+    page.locator(f"{trick} .trick-caption").first.wait_for(state="visible")
     caption = box(page, f"{trick} .trick-caption")
     for card in page.locator(f"{trick} .played .card").all():
         found = card.bounding_box()

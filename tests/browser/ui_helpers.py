@@ -107,8 +107,18 @@ def no_sideways_scroll(page: Page) -> int:
     return max(0, width)
 
 
+def settled(page: Page) -> None:
+    """Wait until no finite animation runs (a card flying in is measured where it lands, not on its way: on a busy
+    machine the deal's motion may still be running when a test measures); an endless one (a glow) does not count."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.effect && a.effect.getTiming().iterations === Infinity)",
+        timeout=5000,
+    )
+
+
 def on_first_screen(page: Page, selector: str) -> bool:
     """Whether every element of ``selector`` lies within the first screen (the page scrolled to its top)."""
+    settled(page)
     page.evaluate("window.scrollTo(0, 0)")
     inside: bool = page.eval_on_selector_all(
         selector,
