@@ -203,7 +203,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0008"
+    assert revision_of(repo) == HEAD == "0009"
     assert set(inspect(repo.engine).get_table_names()) == {
         *TABLES,
         *CLUSTER_TABLES,
@@ -240,13 +240,14 @@ def test_an_in_memory_database_is_migrated_on_the_repositorys_own_connection() -
     assert revision_of(repo) == HEAD
     seats = seats_for("Anna", "random")
     made = repo.create_table(
-        "t1", "schnapsen", {}, 7, 7, seats, {0: hash_token("s")}, practice=True, deal_key="ab" * 32
+        "t1", "schnapsen", {}, 7, 7, seats, {0: hash_token("s")}, practice=True, deal_key="ab" * 32, move_seconds=30
     )
-    assert (made.practice, made.deal_key) == (True, "ab" * 32)
+    assert (made.practice, made.deal_key, made.move_seconds) == (True, "ab" * 32, 30)
     table = repo.load_table("t1")
-    assert (table.practice, table.deal_key) == (True, "ab" * 32)
+    assert (table.practice, table.deal_key, table.move_seconds) == (True, "ab" * 32, 30)
     repo.create_table("t2", "schnapsen", {}, 7, 7, seats, {0: hash_token("s")})
-    assert (repo.load_table("t2").practice, repo.load_table("t2").deal_key) == (False, None)
+    t2 = repo.load_table("t2")
+    assert (t2.practice, t2.deal_key, t2.move_seconds) == (False, None, None)
     repo.dispose()
 
 
@@ -674,4 +675,25 @@ def test_0007_adds_the_tournament_tables_and_goes_down_without_touching_the_game
     repo.create_schema()
     assert revision_of(repo) == HEAD and set(inspect(repo.engine).get_table_names()) >= TOURNAMENT_TABLES
     assert store.running() == []
+    repo.dispose()
+
+
+# ------------------------------------------------ 0009: the move clock
+def test_0009_gives_every_older_table_no_clock_and_goes_down_keeping_the_games(url: str) -> None:
+    """docs/web.md (clocks): a table made before 0009 has no clock (NULL); going down to 0008 drops only the
+    column, and up again the clock is gone but every game row is still there."""
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    assert repo.load_table("t1").move_seconds is None
+    seats = seats_for("Anna", "random")
+    repo.create_table("t2", "schnapsen", {}, 7, 7, seats, {0: hash_token("s2")}, move_seconds=30)
+    assert repo.load_table("t2").move_seconds == 30
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0008")
+        assert "move_seconds" not in {c["name"] for c in inspect(db).get_columns("bummerl_tables")}
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    assert repo.load_table("t2").move_seconds is None
+    assert repo.load_table("t1").games[0].actions == ["Ah"]
     repo.dispose()

@@ -158,6 +158,8 @@ class _TableRow(_Base):
     deal_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: A practice table; the server default makes every older table an ordinary one.
     practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The table's time per move in seconds (revision 0009); ``None``: no clock, as every older table.
+    move_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class _GameRow(_Base):
@@ -336,6 +338,8 @@ class TableData:
     #: Whether a web tournament plays at this table (set by the manager when it loads the table): such a table
     #: gives no hints, whoever sits at it (:mod:`bummerl.server.hints`).
     tournament: bool = False
+    #: Seconds a human seat has for each move (:mod:`bummerl.server.clock`); ``None``: the table has no clock.
+    move_seconds: int | None = None
 
 
 def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
@@ -368,6 +372,7 @@ def _table_data(row: _TableRow, seats: list[SeatData]) -> TableData:
         seats,
         deal_key=row.deal_key,
         practice=row.practice,
+        move_seconds=row.move_seconds,
     )
 
 
@@ -461,6 +466,7 @@ class Repository:
         *,
         deal_key: str | None = None,
         practice: bool = False,
+        move_seconds: int | None = None,
     ) -> TableData:
         """Store a new table with its seats, in one transaction (``token_hashes``: the seats held already,
         by the SHA-256 of their tokens; a seat kept for a friend gets its hash when it is taken)."""
@@ -473,6 +479,7 @@ class Repository:
             created_at=now(),
             deal_key=deal_key,
             practice=practice,
+            move_seconds=move_seconds,
         )
         with self._sessions.begin() as s:
             s.add(row)
