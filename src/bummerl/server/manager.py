@@ -37,6 +37,7 @@ from typing import Any
 
 from bummerl.errors import BummerlError
 from bummerl.server import hints as hints_module
+from bummerl.server.clock import check_move_seconds
 from bummerl.server.cluster import Cluster, Elsewhere, RemoteConnection, enabled
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database, StorageUnavailable
@@ -179,6 +180,7 @@ class TableManager:
         seed: int | None = None,
         target: int | None = None,
         creator: str | None = None,
+        move_seconds: int | None = None,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new table of any variant with its first deal: the table, seat 0's token and the join code of each
         seat kept for a friend.
@@ -189,7 +191,9 @@ class TableManager:
         bot for every other seat); none of them: the variant's default bot.
         :class:`BummerlError` for an unknown variant, option or bot, a seat list
         that does not fit the variant, a ``target`` where the variant has none,
-        or a seed where a friend plays; :class:`CapacityError` when a cap is reached.
+        a seed where a friend plays, or a ``move_seconds`` (the table's clock,
+        :mod:`bummerl.server.clock`; ``None``: none) out of its bounds;
+        :class:`CapacityError` when a cap is reached.
         """
         family, v = family_of(variant, options, None if seats is None else len(seats) + 1)
         others = _others(family, v, seats, opponent, bots, self.config)
@@ -204,6 +208,7 @@ class TableManager:
             else:
                 seat_data.append(SeatData(i, "bot", family.check_bot(who, v), None, False, None))
         target = family.match_target(v, target)
+        check_move_seconds(move_seconds)
         self._make_room_for(creator)
         token = secrets.token_urlsafe(32)
         practice = seed is not None
@@ -218,6 +223,7 @@ class TableManager:
             {0: hash_token(token)},
             deal_key=None if practice else secrets.token_bytes(32).hex(),
             practice=practice,
+            move_seconds=move_seconds,
         )
         room = Room(data, family, self.services)
         if self.cluster is not None:

@@ -31,6 +31,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from bummerl.server.clock import MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
+
 __all__ = [
     "MAX_MESSAGE_CHARS",
     "ActionMessage",
@@ -131,6 +133,8 @@ class CreateTable(BaseModel):
     name: PlayerName = "Player"
     seed: int | None = Field(default=None, ge=0, le=_MAX_SEED)
     target: int | None = Field(default=None, ge=1, le=99)
+    #: The table's time per move in seconds (:mod:`bummerl.server.clock`); ``null``: no clock.
+    move_seconds: int | None = Field(default=None, ge=MIN_MOVE_SECONDS, le=MAX_MOVE_SECONDS, strict=True)
 
 
 class JoinTable(BaseModel):

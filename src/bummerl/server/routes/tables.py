@@ -60,6 +60,7 @@ async def post_table(body: CreateTable, connection: HTTPConnection, p: PartsDep)
             seed=body.seed,
             target=body.target,
             creator=client_of(connection),
+            move_seconds=body.move_seconds,
         )
     except BummerlError as exc:
         raise error(400, "bad_table", str(exc)) from None
@@ -77,6 +78,7 @@ async def post_table(body: CreateTable, connection: HTTPConnection, p: PartsDep)
         "join_codes": {str(seat): code for seat, code in codes.items()},
         "invite_urls": {str(seat): invite_url(p, code) for seat, code in codes.items()},
         "practice": room.data.practice,
+        "move_seconds": room.data.move_seconds,
         "ws_url": room.ws_url,
     }
 
