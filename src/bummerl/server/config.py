@@ -164,6 +164,14 @@ class ServerConfig:
     #: Seconds a new WebSocket has to send a valid ``hello`` before it is closed (4408).
     hello_timeout: float = 10.0
     #: Seconds a WebSocket may stay without a frame from its client (a ``ping`` message or a
+    # ---- the move clock of a table that has one (bummerl.server.clock; docs/web.md) -------------
+    #: Seconds a seat's player may be away (no connection) while it is their move before the bot moves for them
+    #: (never more than the table's time per move).
+    clock_grace_seconds: float = 30.0
+    #: Moves the bot plays for one seat in one game because its time ran out before it takes the seat over
+    #: for the rest of that game (the game counts as abandoned for that player).
+    clock_strikes: int = 3
+
     #: WebSocket ping counts) before it is closed (4408); the front end pings every 25 s.
     idle_timeout: float = 120.0
     #: Seconds the server pings a WebSocket (protocol level), and waits for the pong, to find dead peers.
@@ -255,6 +263,8 @@ def _number(kind: type[int] | type[float]) -> Callable[[str], object]:
 
 _PARSERS: dict[object, Callable[[str], object]] = {
     str: str,
+    clock_grace_seconds: float = 30.0
+    clock_strikes: int = 3
     int: _number(int),
     float: _number(float),
     bool: _boolean,
