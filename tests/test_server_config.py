@@ -48,6 +48,8 @@ def test_variables_fill_every_setting() -> None:
         "BUMMERL_LEASE_SECONDS": "5.5",
         "BUMMERL_MAX_CONNECTIONS": "200",
         "BUMMERL_MAX_CONNECTIONS_PER_CLIENT": "0",
+        "BUMMERL_CLOCK_GRACE_SECONDS": "12.5",
+        "BUMMERL_CLOCK_STRIKES": "2",
     }
     s = settings(parse(), env)
     assert s == ServeSettings(
@@ -65,6 +67,8 @@ def test_variables_fill_every_setting() -> None:
         lease_seconds=5.5,
         max_connections=200,
         max_connections_per_client=0,
+        clock_grace_seconds=12.5,
+        clock_strikes=2,
     )
     assert set(env) == {ENV_PREFIX + f.name.upper() for f in dataclasses.fields(ServeSettings)}
 

@@ -88,6 +88,16 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         help="open connections of one address (IPv6: one /64) (default 32; 0: no cap, e.g. behind a reverse proxy)",
     )
+    parser.add_argument(
+        "--clock-grace-seconds",
+        type=float,
+        help="clocked tables: seconds a player may be away on their move before the bot moves for them (default 30)",
+    )
+    parser.add_argument(
+        "--clock-strikes",
+        type=int,
+        help="clocked tables: moves the bot plays for a seat in one game before it takes the seat over (default 3)",
+    )
 
 
 def settings(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServeSettings:
@@ -133,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         max_connections=fit_file_limit(max(1, s.max_connections)),
         cluster=s.cluster,
         lease_seconds=max(0.5, s.lease_seconds),
+        clock_grace_seconds=max(0.0, s.clock_grace_seconds),
+        clock_strikes=max(1, s.clock_strikes),
         **edge,
     )
     if config.max_connections < s.max_connections:

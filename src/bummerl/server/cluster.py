@@ -412,6 +412,7 @@ class Cluster:
         log.warning("cluster: table %s is held by another process now", table_id)
         if room.bot_task is not None and not room.bot_task.done():
             room.bot_task.cancel()
+        room.stop_clock()  # the move clock lives with the process that holds the table
         room.connections.clear()
         for key in [k for k in self.remote if k[0] == table_id]:
             del self.remote[key]

@@ -44,6 +44,7 @@ __all__ = [
     "HintsVoteMessage",
     "JoinTable",
     "NextGameMessage",
+    "PhraseMessage",
     "PingMessage",
     "PlayerName",
     "ReviewMessage",
@@ -204,8 +205,24 @@ class HintsVoteMessage(BaseModel):
     allow: bool
 
 
+class PhraseMessage(BaseModel):
+    """Say one of the table's fixed phrases or emotes (:mod:`bummerl.server.phrases`): no free text."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["phrase"]
+    id: str = Field(max_length=32)
+
+
 ClientMessage = (
-    HelloMessage | ActionMessage | NextGameMessage | PingMessage | HintMessage | ReviewMessage | HintsVoteMessage
+    HelloMessage
+    | ActionMessage
+    | NextGameMessage
+    | PingMessage
+    | HintMessage
+    | ReviewMessage
+    | HintsVoteMessage
+    | PhraseMessage
 )
 
 _BY_TYPE: dict[str, type[BaseModel]] = {
@@ -216,6 +233,7 @@ _BY_TYPE: dict[str, type[BaseModel]] = {
     "hint": HintMessage,
     "review": ReviewMessage,
     "hints": HintsVoteMessage,
+    "phrase": PhraseMessage,
 }
 
 

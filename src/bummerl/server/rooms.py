@@ -56,6 +56,7 @@ from bummerl.record import GameRecord
 from bummerl.rng import derive_seed, key_commitment
 from bummerl.series import Series, bot_view
 from bummerl.server.catalog import options_json
+from bummerl.server.clock import STAND_IN_BOT, ClockRules, MoveClock, Timers, loop_timers
 from bummerl.server.config import ServerConfig
 from bummerl.server.connections import Connection
 from bummerl.server.database import Database
@@ -68,11 +69,13 @@ from bummerl.server.messages import (
     HintMessage,
     HintsVoteMessage,
     NextGameMessage,
+    PhraseMessage,
     PingMessage,
     ReviewMessage,
     error_message,
     parse_client_message,
 )
+from bummerl.server.phrases import BURST, EVERY, PhraseBucket, check_phrase, phrase_message
 from bummerl.server.results import FinishedGame, ResultStore
 from bummerl.server.scheduler import BotRequest, BotScheduler
 from bummerl.server.sheet import sheet_json
@@ -106,6 +109,7 @@ __all__ = [
     "marriage_values",
     "match_outcome",
     "public_events",
+    "say_phrase",
     "welcome_message",
 ]
 
@@ -203,6 +207,9 @@ class RoomServices:
     tap: MessageTap | None = None
     #: Told a table's id when the database refused a write because another process took the table (cluster).
     lost: Callable[[str], None] = lambda _table_id: None
+    #: The move clock's time and timers (:mod:`bummerl.server.clock`): tests hand in their own.
+    clock_now: Callable[[], float] = time.monotonic
+    timers: Timers = loop_timers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,6 +241,9 @@ class BotTurn:
     seat: int
     request: BotRequest
     position: tuple[int, int]
+    #: ``"timeout"``: the stand-in moves for a human seat whose time ran out (:mod:`bummerl.server.clock`);
+    #: ``"taken_over"``: for a seat it took over; ``None``: the seat's own bot.
+    stand_in: str | None = None
 
 
 class Family(abc.ABC):
@@ -401,6 +411,16 @@ class Room:
         #: The hints agreement and requests of this table (:mod:`bummerl.server.hints`).
         self.hints = RoomHints()
         self._sheet: tuple[Any, dict[str, Any]] | None = None
+        #: The table's move clock, ``None`` at a table without one (:mod:`bummerl.server.clock`).
+        self.clock: MoveClock | None = None
+        if data.move_seconds is not None:
+            cfg = services.config
+            rules = ClockRules(data.move_seconds, cfg.clock_grace_seconds, cfg.clock_strikes)
+            self.clock = MoveClock(rules, services.clock_now, services.timers, self._time_up)
+            for s in self.seats:
+                self.clock.presence(s.seat, False)  # nobody is connected yet
+        #: The phrase rate of each connection, by its id (:mod:`bummerl.server.phrases`).
+        self.phrase_buckets: dict[str, PhraseBucket] = {}
 
     # ------------------------------------------------------------ the match and the game
     @property
@@ -559,6 +579,7 @@ class Room:
             "options": self.variant.options(),
             "seats": len(self.seats),
             "practice": self.data.practice,
+            "move_seconds": self.data.move_seconds,
             "players": self.players(),
             "status": self.status,
             "match": self.match_json(),
@@ -660,7 +681,7 @@ class Room:
         game = self.game
         g = self.game_seat(conn.seat)
         view = game.view(0 if g is None else g)
-        acting = g is not None and self.status == "playing" and game.to_move == g
+        acting = g is not None and self.status == "playing" and game.to_move == g and not self.taken_over(conn.seat)
         legal = [a.token for a in game.legal_actions()] if acting else []
         state: dict[str, Any] = {
             "view": self.family.view_json(view, g is None, legal),
@@ -694,6 +715,8 @@ class Room:
             **self.view_state(conn),
             "players": self.players(),
             "events": events,
+            # The seat on the move clock and its time left (docs/web.md); null at a table without a clock.
+            "clock": self.clock.json() if self.clock is not None else None,
         }
         state.update(state_fields(self, conn))  # the hints agreement and the declare check
         if self.dealt and conn.sheet_version != self.sheet_version():
@@ -709,6 +732,7 @@ class Room:
 
     def broadcast(self) -> None:
         """Send every greeted client its state (call after every change)."""
+        self.sync_clock()  # the state tells the clock of the turn it shows
         self.seq += 1
         for conn in list(self.connections):
             if conn.hello:
@@ -726,6 +750,8 @@ class Room:
         """Seconds since anything happened, or 0 while a client is connected or a bot thinks."""
         if self.connections or (self.bot_task is not None and not self.bot_task.done()):
             return 0.0
+        if self.clock is not None and self.clock.running:
+            return 0.0  # the clock moves for the seats that left: the game plays out before the table rests
         return now - self.touched
 
     # ------------------------------------------------------------------ checks
@@ -796,11 +822,16 @@ class Room:
         outcome = match_outcome(self.match_json())
         # The seats of the winners (a team at Bauernschnapsen): a player's statistics look for their own.
         outcome["seats"] = [s.seat for s in self.seats if match.side_of(s.seat) in outcome["winners"]]
-        return dataclasses.replace(finished, result={**finished.result, MATCH_OUTCOME: outcome})
+        result = {**finished.result, MATCH_OUTCOME: outcome}
+        if self.clock is not None and self.clock.abandoned():
+            # The seats the bot took over (docs/web.md, "Clocks"): the statistics and ratings count it as lost.
+            result["abandoned"] = self.clock.abandoned()
+        return dataclasses.replace(finished, result=result)
 
-    async def apply(self, seat: int, action: Action) -> None:
+    async def apply(self, seat: int, action: Action, *, timed_out: bool = False) -> None:
         """Store and play a checked action of ``seat``, then tell everyone (the caller holds the lock).
 
+        ``timed_out``: the stand-in bot played it because ``seat``'s time ran out (:meth:`_timed_out`).
         :class:`~bummerl.server.storage.StorageError` if the database refused it: nothing changed.
         """
         # Stored first: if the database refuses, the table has not changed.
@@ -814,6 +845,8 @@ class Room:
             self.services.lost(self.id)
             raise
         self.storage = "ok"  # the database took it: whatever was retried before is through
+        if timed_out:
+            self._timed_out(seat)
         finished = self.play(action)
         if finished is not None:
             self.services.results.store(finished)
@@ -874,6 +907,8 @@ class Room:
         for conn in self.connections:
             conn.cursor = 0
         deal.install(game_id)
+        if self.clock is not None:
+            self.clock.new_game(self.connected_seats())
         self.log_complete = True
         self.moved = time.monotonic()
         self.touch()
@@ -887,14 +922,18 @@ class Room:
         g = self.game.to_move
         seat = self.players_now[g]
         bot = self.bot_of(seat)
+        stand_in = None
+        if bot is None and self.clock is not None and self.clock.stand_in(seat, (self.game_id, self.ply)):
+            bot, stand_in = STAND_IN_BOT, "taken_over" if seat in self.clock.taken_over else "timeout"
         if bot is None:
             return None
         view = bot_view(self.game, g, self.match.context())
         request = BotRequest(self.id, bot, self.family.bot_seed(self), view_to_json(view), self.variant)
-        return BotTurn(seat, request, (self.game_id, self.ply))
+        return BotTurn(seat, request, (self.game_id, self.ply), stand_in)
 
     def schedule_bot(self) -> None:
         """Start the table's bot if it is a bot's turn and it is not thinking already."""
+        self.sync_clock()
         if self.bot_turn() is None:
             return
         if self.bot_task is not None and not self.bot_task.done():
@@ -934,7 +973,7 @@ class Room:
                         )
                         action = self.first_legal()
                     try:
-                        await self.apply(turn.seat, action)
+                        await self.apply(turn.seat, action, timed_out=turn.stand_in == "timeout")
                     except StorageError as exc:
                         log.error("table %s: the bot's action was not stored (retry in %.1f s): %s", self.id, wait, exc)
                         if self.storage != "retrying":
@@ -944,6 +983,53 @@ class Room:
                         break
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, config.storage_retry_max)
+
+    # ------------------------------------------------------------------ the move clock
+    def connected_seats(self) -> set[int]:
+        """The seats with a greeted connection now."""
+        return {c.seat for c in self.connections if c.hello and c.seat is not None}
+
+    def taken_over(self, seat: int | None) -> bool:
+        """Whether the clock's stand-in bot plays ``seat`` for the rest of the game (its time ran out too often)."""
+        return self.clock is not None and seat is not None and seat in self.clock.taken_over
+
+    def sync_clock(self) -> None:
+        """Put the turn the table waits for on the clock: a human seat's move while the game runs, else none
+        (a bot's move, an invited friend missing, the next deal).  The same turn keeps its deadline."""
+        clock = self.clock
+        if clock is None:
+            return
+        if not self.dealt or self.status != "playing":
+            clock.update(None, (0, 0))
+            return
+        seat = self.players_now[self.game.to_move]
+        clock.update(None if self.bot_of(seat) else seat, (self.game_id, self.ply))
+
+    def stop_clock(self) -> None:
+        """Stop the clock's timer for good: the table leaves this process (another one took it)."""
+        if self.clock is not None:
+            self.clock.close()
+
+    def _time_up(self, _seat: int, _position: tuple[int, int]) -> None:
+        # The clock's timer, on the event loop: the stand-in moves through the bots' path, whose check of the
+        # position under the lock lets exactly one of it and a human move that arrives meanwhile through.
+        self.schedule_bot()
+
+    def _timed_out(self, seat: int) -> None:
+        """The stand-in's move for ``seat`` was stored: count the strike and tell the log, before the move."""
+        clock = self.clock
+        assert clock is not None
+        reason = clock.reason
+        taken_over = clock.struck(seat)
+        self.events.append(
+            {
+                "type": "timeout",
+                "seat": seat,
+                "reason": reason,
+                "strikes": clock.strikes.get(seat, 0),
+                "taken_over": taken_over,
+            }
+        )
 
     # ------------------------------------------------------------------ load
     def replay_stored(self) -> list[FinishedGame]:
@@ -998,10 +1084,17 @@ async def handle_client_text(room: Room, conn: Connection, text: str) -> None:
     if isinstance(message, HintMessage | ReviewMessage | HintsVoteMessage):
         await room.services.hints.handle(room, conn, message)  # computed off the table's lock, answered when ready
         return
+    if isinstance(message, PhraseMessage):
+        say_phrase(room, conn, message.id)
+        return
     async with room.lock:
         try:
             if isinstance(message, ActionMessage):
                 seat = conn.seat
+                if room.taken_over(seat):
+                    raise TableError(
+                        "taken_over", "the computer plays this seat until the game ends: your time ran out too often"
+                    )
                 action = room.check_action(seat, message.action)
                 assert seat is not None  # check_action refuses spectators
                 await room.apply(seat, action)
@@ -1013,6 +1106,30 @@ async def handle_client_text(room: Room, conn: Connection, text: str) -> None:
             room.send(conn, error_message(exc.code, exc.message, exc.rule))
         except StorageError as exc:
             room.send(conn, error_message("storage", f"not stored, nothing changed (send it again): {exc}"))
+
+
+def say_phrase(room: Room, conn: Connection, phrase_id: str) -> None:
+    """A seat says one of the fixed phrases (:mod:`bummerl.server.phrases`): everyone at the table hears it,
+    unless it is no phrase, comes from a spectator or is over the sender's rate (then only the sender hears why).
+
+    Changes nothing at the table, so it needs no lock and is never stored.
+    """
+    if conn.seat is None:
+        room.send(conn, error_message("spectator", "a spectator cannot talk to the table"))
+        return
+    problem = check_phrase(phrase_id)
+    if problem is not None:
+        room.send(conn, error_message("unknown_phrase", problem))
+        return
+    wait = room.phrase_buckets.setdefault(conn.id, PhraseBucket(room.services.clock_now)).take()
+    if wait:
+        limit = f"at most {BURST} phrases at once, then one every {EVERY:.0f} s"
+        room.send(conn, error_message("phrase_rate", f"{limit}: wait {wait:.1f} s"))
+        return
+    message = phrase_message(conn.seat, phrase_id)
+    for other in list(room.connections):
+        if other.hello:
+            room.send(other, message)
 
 
 async def _hello(room: Room, conn: Connection, message: HelloMessage) -> None:
@@ -1043,6 +1160,8 @@ async def greet(room: Room, conn: Connection, seat: int | None, *, welcome: bool
         conn.sheet_version = None
         room.connections.add(conn)
         room.touch()
+        if room.clock is not None and seat is not None:
+            room.clock.presence(seat, True)
         if welcome:
             room.send(conn, welcome_message(room, conn))
         if seat is None:
@@ -1071,6 +1190,9 @@ async def disconnect_client(room: Room, conn: Connection) -> None:
     async with room.lock:
         was_player = conn.hello and conn.seat is not None
         room.connections.discard(conn)
+        room.phrase_buckets.pop(conn.id, None)
         room.touch()
+        if room.clock is not None and conn.seat is not None and conn.seat not in room.connected_seats():
+            room.clock.presence(conn.seat, False)
         if was_player:
             room.broadcast()
