@@ -152,6 +152,13 @@ class MoveClock:
         self.taken_over: set[int] = set()
         #: Since when each seat's player has been away (no connection), by seat; absent: connected.
         self._away: dict[int, float] = {}
+        #: Why the last turn came due: ``"time"`` (its time ran out) or ``"away"`` (its player was away).
+        self.reason = "time"
+
+    @property
+    def running(self) -> bool:
+        """Whether a turn is on the clock (its timer is set, or its move is due)."""
+        return self._turn is not None
 
     # ------------------------------------------------------------------ what the room asks
     def stand_in(self, seat: int, position: tuple[int, int]) -> bool:
@@ -238,7 +245,10 @@ class MoveClock:
         away = self._away.get(turn.seat)
         if away is None:
             return turn.deadline
-        return min(turn.deadline, away + self.rules.grace)
+        # The grace counts from the later of the player's leaving and the turn's start: a player who joins
+        # (or a table reloaded after a restart) is not moved for before they could connect.
+        start = turn.deadline - self.rules.move_seconds
+        return min(turn.deadline, max(away, start) + self.rules.grace)
 
     def _arm(self) -> None:
         turn = self._turn
@@ -258,6 +268,7 @@ class MoveClock:
             self._arm()
             return
         self._due = (turn.seat, turn.position)
+        self.reason = "away" if turn.seat in self._away and self._due_at(turn) < turn.deadline else "time"
         self._expire(turn.seat, turn.position)
 
     def _stop(self) -> None:
