@@ -45,9 +45,12 @@ __all__ = [
 
 #: The front end is plain files of this server: no inline script or style (not even a ``style=``
 #: attribute), no ``eval``, no other origin; its WebSocket goes to the same host (``'self'`` covers
-#: ``ws:``/``wss:`` there).  Cards are inline SVG elements, so images need nothing but ``'self'``.
+#: ``ws:``/``wss:`` there).  Cards are inline SVG elements, so images need nothing but ``'self'``.  The
+#: installable app's service worker (``/sw.js``) and manifest come from this server too: ``worker-src`` and
+#: ``manifest-src`` say so outright (``default-src`` would allow no more), and no other worker may run.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "worker-src 'self'; manifest-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
 )
 

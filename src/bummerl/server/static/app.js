@@ -70,11 +70,49 @@ function renderHeader() {
     langSelect,
     h("label", { for: "faces-select" }, t("faces"), " "),
     facesSelect,
+    themeToggle(),
     // Animations and sounds (motion.js): switched here, remembered in the browser.
     ...motionControls(() => {
       renderHeader();
       if (page) page.render();
     }),
+  );
+}
+
+// The colour theme: theme.js (loaded in the <head>) holds the choice and applies it; the header's button shows the
+// choice and asks for the next one: as the system, light, dark, and round again.
+const THEMES = ["system", "light", "dark"];
+const THEME_ICONS = {
+  system:
+    '<svg class="pref-icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 4a8 8 0 0 1 0 16z" fill="currentColor"/></svg>',
+  light:
+    '<svg class="pref-icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="4.5" fill="currentColor"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1 7 17M17 7l2.1-2.1" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+  dark: '<svg class="pref-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M20 14.5A8.5 8.5 0 1 1 9.5 4a7 7 0 0 0 10.5 10.5z" fill="currentColor"/></svg>',
+};
+
+function themeToggle() {
+  const current = THEMES.includes(document.documentElement.dataset.theme)
+    ? document.documentElement.dataset.theme
+    : "system";
+  const next = THEMES[(THEMES.indexOf(current) + 1) % THEMES.length];
+  const label = t("theme_now", { theme: t(`theme_${current}`) });
+  return h(
+    "button",
+    {
+      type: "button",
+      id: "theme-toggle",
+      class: "pref-toggle",
+      "aria-label": label,
+      title: t("theme_next", { theme: t(`theme_${next}`) }),
+      "data-choice": current,
+      onclick: () => {
+        document.dispatchEvent(new CustomEvent("bummerl:theme", { detail: next }));
+        renderHeader();
+        document.getElementById("theme-toggle").focus();
+      },
+    },
+    h("span", { html: THEME_ICONS[current] }),
+    h("span", { class: "pref-label", "aria-hidden": "true" }, label),
   );
 }
 
@@ -668,3 +706,9 @@ window.addEventListener("hashchange", route);
 setLang(ctx.lang);
 renderHeader();
 route();
+
+// The installable app (sw.js, served by the server with its shell's version): the page's files from a cache, and a
+// page that says so when the server cannot be reached. Browsers allow a worker on https and on localhost only.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("no service worker:", error));
+}
