@@ -49,6 +49,7 @@ from bummerl.server.rooms import MessageTap
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
 from bummerl.server.routes import rules as rules_routes
+from bummerl.server.routes import shell as shell_routes
 from bummerl.server.routes import sheets as sheets_routes
 from bummerl.server.routes.deps import Parts
 from bummerl.server.security import BodyLimit, SecurityHeaders, install_log_redaction
@@ -140,6 +141,7 @@ def create_app(
     app.include_router(rules_routes.router)  # GET /api/rules/{variant}: the rules pages
     app.include_router(players_routes.router)  # /api/players: device keys, transfer codes, statistics
     app.include_router(sheets_routes.router)  # GET /api/tables/{id}/sheet: the Bummerl sheet
+    app.include_router(shell_routes.router)  # GET /sw.js: the service worker with its shell's files and version
 
     static = cfg.static_dir
     if static.is_dir():
