@@ -49,8 +49,8 @@ from bummerl.server.rooms import MessageTap
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
 from bummerl.server.routes import rules as rules_routes
-from bummerl.server.routes import shell as shell_routes
 from bummerl.server.routes import sheets as sheets_routes
+from bummerl.server.routes import shell as shell_routes
 from bummerl.server.routes.deps import Parts
 from bummerl.server.security import BodyLimit, SecurityHeaders, install_log_redaction
 from bummerl.server.storage import Repository, StorageError
