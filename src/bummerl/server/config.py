@@ -39,6 +39,7 @@ __all__ = [
     "ENV_PREFIX",
     "STATIC_DIR",
     "ExecutorKind",
+    "QuickMatchSettings",
     "ServeSettings",
     "ServerConfig",
     "SettingError",
@@ -74,6 +75,28 @@ class TournamentSettings:
     max_running: int = 100
     #: Seconds a process's claim on a tournament lasts (cluster mode).
     claim_seconds: float = 30.0
+    #: The move clock of a tournament's tables when the organiser names none (seconds per move).
+    move_seconds: int = 60
+    #: The longest move clock an organiser may choose (the shortest is the clock's own, 5 s).
+    max_move_seconds: int = 300
+
+
+@dataclasses.dataclass(frozen=True)
+class QuickMatchSettings:
+    """The bounds of quick match (:mod:`bummerl.server.quickmatch`; docs/security.md says why each is what it is)."""
+
+    #: The move clock of a quick-match table (seconds per move; :mod:`bummerl.server.clock`).
+    move_seconds: int = 30
+    #: Seconds a ticket lives without a poll (the page polls every second): a closed tab stops waiting.
+    ticket_seconds: float = 15.0
+    #: People waiting at once, in all.
+    max_waiting: int = 1000
+    #: People waiting at once from one client key (an address: the players behind one router share it).
+    max_per_client: int = 8
+    #: The longest wait for bots a player may choose (seconds).
+    max_bot_wait: int = 120
+    #: Seconds the lobby's counts are kept before they are counted again.
+    counts_seconds: float = 2.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,6 +175,9 @@ class ServerConfig:
     #: take its tables: how long the tables of a process that died wait for a new holder.
     lease_seconds: float = 10.0
     #: Seconds an HTTP request waits for the process that holds a table to answer (then ``503``).
+    # ---- quick match (bummerl.server.quickmatch; docs/web.md) ------------------------------------
+    quickmatch: QuickMatchSettings = QuickMatchSettings()
+
     relay_timeout: float = 3.0
 
     # The connection edge (docs/security.md says why each default is what it is).

@@ -33,6 +33,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bummerl.errors import BummerlError
@@ -161,6 +162,9 @@ class TableManager:
         self.cluster = Cluster(self, config) if enabled(config, repo.url) else None
         #: Which tables a web tournament plays at (a tournament's table gives no hints: bummerl.server.hints).
         self.tournament_tables = TournamentStore(repo)
+        #: Further questions another process may ask (:meth:`answer`), by name: a service above the manager
+        #: (quick match) registers its own here, so the cluster's relay needs to know nothing of it.
+        self.answers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {}
 
     @property
     def loading(self) -> set[str]:
@@ -478,6 +482,8 @@ class TableManager:
                 return {"v": (await self.room(str(args["t"]))).summary()}
             if fn == "listing":
                 return {"v": self._listing()}
+            if fn in self.answers:
+                return await self.answers[fn](args)
         except Elsewhere as exc:
             return {"e": "elsewhere", "o": exc.node}
         except UnknownTable as exc:
