@@ -45,9 +45,11 @@ from bummerl.server.database import StorageUnavailable
 from bummerl.server.limits import RateLimits
 from bummerl.server.manager import TableManager
 from bummerl.server.players import PlayerStore
+from bummerl.server.quickmatch import QuickMatchService
 from bummerl.server.rooms import MessageTap
 from bummerl.server.routes import games, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
+from bummerl.server.routes import quickmatch as quickmatch_routes
 from bummerl.server.routes import rules as rules_routes
 from bummerl.server.routes import sheets as sheets_routes
 from bummerl.server.routes import shell as shell_routes
@@ -118,6 +120,9 @@ def create_app(
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so the 413 carries the headers too
     install_log_redaction()
     app.state.parts = parts  # the one handle on the app's parts (routes: parts(); tests: app_parts())
+    # Quick match (routes/quickmatch.py): made with the app, so that in cluster mode it answers the other
+    # processes' relayed requests from the start.
+    app.state.quickmatch = QuickMatchService(manager, parts.players, cfg)
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, exc: StorageError) -> JSONResponse:
@@ -141,6 +146,7 @@ def create_app(
     app.include_router(rules_routes.router)  # GET /api/rules/{variant}: the rules pages
     app.include_router(players_routes.router)  # /api/players: device keys, transfer codes, statistics
     app.include_router(sheets_routes.router)  # GET /api/tables/{id}/sheet: the Bummerl sheet
+    app.include_router(quickmatch_routes.router)  # /api/quickmatch, /api/lobby/counts
     app.include_router(shell_routes.router)  # GET /sw.js: the service worker with its shell's files and version
 
     static = cfg.static_dir
