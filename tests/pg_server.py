@@ -135,8 +135,11 @@ class PostgresCluster:
 
 
 @contextlib.contextmanager
-def start_cluster(bin_dir: Path) -> Iterator[PostgresCluster]:
-    """initdb a cluster in a new temporary folder, start it, and stop and delete it at the end."""
+def start_cluster(bin_dir: Path, *, durable: bool = False) -> Iterator[PostgresCluster]:
+    """initdb a cluster in a new temporary folder, start it, and stop and delete it at the end.
+
+    ``durable``: with fsync on, as in production (bench/web_load.py measures with it); tests run without.
+    """
     as_root = os.geteuid() == 0
     # As root, in /tmp: the postgres user must reach the folder, and $TMPDIR may be root's own.
     root = Path(tempfile.mkdtemp(prefix="bummerl-pg-", dir="/tmp" if as_root else None))
@@ -150,7 +153,9 @@ def start_cluster(bin_dir: Path) -> Iterator[PostgresCluster]:
         cluster.run("initdb", "-D", str(cluster.data_dir), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync")
         for attempt in range(3):
             # Only loopback and a socket in our folder; fsync off: a test database need not survive a power cut.
-            options = f"-h 127.0.0.1 -p {cluster.port} -k {root} -c fsync=off -c full_page_writes=off"
+            options = f"-h 127.0.0.1 -p {cluster.port} -k {root}"
+            if not durable:
+                options += " -c fsync=off -c full_page_writes=off"
             try:
                 cluster.run(
                     "pg_ctl",

@@ -33,6 +33,7 @@ def _web_load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_web_load", ROOT / "bench" / "web_load.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -49,6 +50,20 @@ def test_each_tables_socket_comes_from_its_own_client(serve: Callable[..., Threa
     # The same three sockets from one address: the third handshake is refused (the failure the bench hit).
     refused = [ws_status(server, bench.client_headers(base, "10.9.9.9"), table) for table in ("a", "b", "c")]
     assert refused[:2] == [None, None] and refused[2] == 403
+
+
+def test_human_paced_tables_of_two_clients_play_without_an_error(serve: Callable[..., ThreadServer]) -> None:
+    # The paced mode: tables arrive over a ramp, each seat thinks before it acts, two clients share each table (the
+    # second joins with the invitation code); the window measured is the one after the last arrival.
+    bench = _web_load()
+    server = serve(max_connections_per_client=0, max_connections=100, idle_timeout=30.0, hello_timeout=5.0)
+    load = bench.Load(tables=3, games=None, think=(0.02, 0.08), ramp=0.3, humans=2, seconds=3.0)
+    result = asyncio.run(bench.run_load(f"http://127.0.0.1:{server.port}", load))
+    assert result["seated"] == 3 and result["paced"] and not result["complete"]
+    assert result["errors"] == {} and result["rate_limited"] == 0
+    # Both seats of every table acted in the window (a dozen moves each at most 0.1 s apart in 2.7 s).
+    assert result["client_actions"] > 30 and 0 < result["latency_ms_median"] <= result["latency_ms_max"]
+    assert 2.5 < result["seconds"] < 3.5
 
 
 def ws_status(server: ThreadServer, headers: dict[str, str], table: str) -> int | None:
