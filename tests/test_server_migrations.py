@@ -70,6 +70,8 @@ PLAYER_TABLES = {
     "bummerl_player_seats",
     "bummerl_game_outcomes",
 }
+#: The people's ratings (revision 0010).
+RATING_TABLES = {"bummerl_people_ratings", "bummerl_rated_games", "bummerl_rating_changes"}
 LONG_TOKEN = "bid:kontra-bauernschnapser"
 
 
@@ -203,12 +205,13 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0009"
+    assert revision_of(repo) == HEAD == "0010"
     assert set(inspect(repo.engine).get_table_names()) == {
         *TABLES,
         *CLUSTER_TABLES,
         *TOURNAMENT_TABLES,
         *PLAYER_TABLES,
+        *RATING_TABLES,
         "alembic_version",
     }
     with repo.engine.connect() as db:
@@ -315,6 +318,7 @@ def test_the_first_release_gets_the_seats_and_a_40_character_token(url: str) -> 
         *CLUSTER_TABLES,
         *TOURNAMENT_TABLES,
         *PLAYER_TABLES,
+        *RATING_TABLES,
         "alembic_version",
     }
     repo.append_action(1, 1, LONG_TOKEN)
@@ -429,7 +433,10 @@ def test_0005_moves_the_two_player_seats_into_the_seat_rows_and_drops_the_old_co
     with repo.engine.connect() as db:
         assert differences(db) == []
     columns = {c["name"] for c in inspect(repo.engine).get_columns("bummerl_tables")}
-    assert columns == {"id", "variant", "options", "seed", "target", "created_at", "deal_key", "practice"}
+    assert columns == {
+        *("id", "variant", "options", "seed", "target", "created_at", "deal_key", "practice"),
+        *("move_seconds", "rated"),  # 0009, 0010
+    }
     assert seat_rows(repo) == SEATS_AFTER_0005
     tokens = {"bot": ["a0"], "wait": ["b0"], "joined": ["c0", "d1"], "four": ["e0"]}
     for table_id, held in tokens.items():

@@ -47,7 +47,7 @@ from bummerl.server.manager import TableManager
 from bummerl.server.players import PlayerStore
 from bummerl.server.quickmatch import QuickMatchService
 from bummerl.server.rooms import MessageTap
-from bummerl.server.routes import games, lobby, sockets, tables, tournaments
+from bummerl.server.routes import games, leaderboard, lobby, sockets, tables, tournaments
 from bummerl.server.routes import players as players_routes
 from bummerl.server.routes import quickmatch as quickmatch_routes
 from bummerl.server.routes import rules as rules_routes
@@ -145,6 +145,7 @@ def create_app(
         app.include_router(router)
     app.include_router(rules_routes.router)  # GET /api/rules/{variant}: the rules pages
     app.include_router(players_routes.router)  # /api/players: device keys, transfer codes, statistics
+    app.include_router(leaderboard.router)  # GET /api/leaderboard/{variant}: the people's ratings per variant
     app.include_router(sheets_routes.router)  # GET /api/tables/{id}/sheet: the Bummerl sheet
     app.include_router(quickmatch_routes.router)  # /api/quickmatch, /api/lobby/counts
     app.include_router(shell_routes.router)  # GET /sw.js: the service worker with its shell's files and version

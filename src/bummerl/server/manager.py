@@ -185,6 +185,7 @@ class TableManager:
         target: int | None = None,
         creator: str | None = None,
         move_seconds: int | None = None,
+        rated: bool = False,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new table of any variant with its first deal: the table, seat 0's token and the join code of each
         seat kept for a friend.
@@ -197,7 +198,8 @@ class TableManager:
         that does not fit the variant, a ``target`` where the variant has none,
         a seed where a friend plays, or a ``move_seconds`` (the table's clock,
         :mod:`bummerl.server.clock`; ``None``: none) out of its bounds;
-        :class:`CapacityError` when a cap is reached.
+        :class:`CapacityError` when a cap is reached.  ``rated``: the games between people move their ratings
+        (:mod:`bummerl.server.people_ratings`: a table whose players the server paired; never a practice one).
         """
         family, v = family_of(variant, options, None if seats is None else len(seats) + 1)
         others = _others(family, v, seats, opponent, bots, self.config)
@@ -228,6 +230,7 @@ class TableManager:
             deal_key=None if practice else secrets.token_bytes(32).hex(),
             practice=practice,
             move_seconds=move_seconds,
+            rated=rated,
         )
         room = Room(data, family, self.services)
         if self.cluster is not None:
@@ -403,7 +406,8 @@ class TableManager:
                 log.info("%d idle table(s) left memory", len(gone))
 
     async def start(self) -> None:
-        """At start-up: forget analyses a stopped server left running, warm the bots up, start the sweeper.
+        """At start-up: forget analyses a stopped server left running, catch the ratings up, warm the bots up,
+        start the sweeper.
 
         No table is loaded here: each one loads when a client asks for it, and its bot goes on then.
         In cluster mode the process first listens for its messages and becomes alive.
@@ -411,6 +415,7 @@ class TableManager:
         if self.cluster is not None:
             await self.cluster.start()
         await self.db.run(self.repo.reset_running_analyses)
+        await self.results.start()  # rates what a stop left unrated (in the background)
         await self.bots.warm_up()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 

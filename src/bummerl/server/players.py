@@ -25,7 +25,10 @@ at those seats: games and Bummerl won per variant and opponent (a bot level, a
 friend), the longest run of games won, and, against each bot of a two-player
 variant, a rating with its 95% interval (:func:`rating_against`).  A practice
 table's games (dealt from a seed the player chose, so the player may know the
-deals) count in none of them (:meth:`PlayerStore.outcomes`).
+deals) count in none of them (:meth:`PlayerStore.outcomes`); a game the player
+abandoned (the clock's bot took the seat over: ``abandoned`` in the result)
+counts as lost.  The ratings between people are kept by
+:mod:`bummerl.server.people_ratings`.
 
 >>> from bummerl.server.storage import Repository
 >>> repo = Repository("sqlite://")
@@ -522,6 +525,11 @@ def _outcome_of(
         outcome = "drawn" if winner is None else "won" if winner == seat else "lost"
     else:
         return None
+    abandoned = result.get("abandoned")
+    if isinstance(abandoned, list) and seat in abandoned:
+        # The seat's player let the clock run out until the bot took the seat over (bummerl.server.clock): the
+        # game counts as lost for them whatever the bot made of it (issue 24), as in the ratings.
+        outcome = "lost"
     try:
         players = find_variant(variant).players
     except UnknownVariantError:

@@ -6,6 +6,12 @@ the database refuses them, and tried once more when the app stops.  Every
 action of a game is stored before it is played, so nothing is lost if the
 server stops first: the table's next load finishes the game again from its
 actions and hands the result here again.
+
+Once a result is stored, the games of its table are rated
+(:meth:`~bummerl.server.people_ratings.PeopleRatings.rate_table_of`; nothing
+for a table that is not rated), retried like the result; :meth:`ResultStore.start`
+rates what a stop left between the two writes.  A game is never rated twice, so
+a result handed here again rates nothing again.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Any
 
 from bummerl.server.config import ServerConfig
 from bummerl.server.database import Database
+from bummerl.server.people_ratings import PeopleRatings
 from bummerl.server.storage import MATCH_OUTCOME, GameData, Repository, StorageError
 from bummerl.server.tasks import TaskSet
 
@@ -45,6 +52,22 @@ class ResultStore:
         #: Results of finished games not stored yet (retried in the background).
         self._pending: dict[int, FinishedGame] = {}
         self._tasks = TaskSet()
+        #: The people's ratings, moved by each stored game of a rated table.
+        self.ratings = PeopleRatings(repo)
+
+    async def start(self) -> None:
+        """At start-up: rate, in the background, the finished games of rated tables that no rating has seen."""
+        self._tasks.spawn(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        try:
+            rated = await self.db.run(self.ratings.catch_up)
+        except StorageError as exc:
+            # Not lost: each table's next stored game rates its table's earlier games first.
+            log.error("the ratings could not catch up at start-up: %s", exc)
+            return
+        if rated:
+            log.info("%d game(s) left unrated by the last stop were rated", rated)
 
     def store(self, finished: FinishedGame) -> None:
         """Store a finished game's result in the background, retrying with backoff until the database takes it."""
@@ -82,9 +105,22 @@ class ResultStore:
             try:
                 await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
                 del self._pending[finished.game_id]
-                return
+                break
             except StorageError as exc:
                 log.error("the result of game %s was not stored (retry in %.1f s): %s", finished.game_id, wait, exc)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, self.config.storage_retry_max)
+        await self._rate(finished.game_id)
+
+    async def _rate(self, game_id: int) -> None:
+        """Rate the stored game's table (its earlier games first), retrying with backoff while the database refuses."""
+        wait = self.config.storage_retry_first
+        while True:
+            try:
+                await self.db.run(self.ratings.rate_table_of, game_id)
+                return
+            except StorageError as exc:
+                log.error("game %s was not rated (retry in %.1f s): %s", game_id, wait, exc)
             await asyncio.sleep(wait)
             wait = min(wait * 2, self.config.storage_retry_max)
 

@@ -49,7 +49,9 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -160,6 +162,8 @@ class _TableRow(_Base):
     practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The table's time per move in seconds (revision 0009); ``None``: no clock, as every older table.
     move_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: A rated table (revision 0010): its games between people change ratings (:mod:`~bummerl.server.people_ratings`).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class _GameRow(_Base):
@@ -189,6 +193,59 @@ class _OutcomeRow(_Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
     #: JSON: whether the match is over, its winners and their seats, Schneider (``rooms.match_outcome``).
     outcome: Mapped[str] = mapped_column(Text)
+
+
+class _RatingRow(_Base):
+    """A player's rating in one variant from the rated games between people (revision 0010).
+
+    ``mu`` and ``sigma`` are openskill's; ``score`` is the conservative rating the leaderboard is ordered by
+    (:func:`bummerl.server.people_ratings.display_rating`), kept as a column so that a page of it is one index scan.
+    """
+
+    __tablename__ = "bummerl_people_ratings"
+
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("bummerl_players.id"), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    score: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[str] = mapped_column(String(32))
+
+    __table_args__ = (Index("ix_bummerl_people_ratings_board", "variant", "score"),)
+
+
+class _RatedGameRow(_Base):
+    """The rating decision on one finished game of a rated table (revision 0010): rated or why not.
+
+    Its primary key is what makes rating idempotent: a game gets one row, in the transaction that applies it.
+    """
+
+    __tablename__ = "bummerl_rated_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64))
+    #: ``rated``, or why the game changed no rating (``bot_seat``, ``no_player``, ``no_winner``, ...).
+    decision: Mapped[str] = mapped_column(String(32))
+    rated_at: Mapped[str] = mapped_column(String(32))
+
+
+class _RatingChangeRow(_Base):
+    """What one rated game did to one player's rating (revision 0010): the profile's last change, an audit."""
+
+    __tablename__ = "bummerl_rating_changes"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("bummerl_games.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("bummerl_players.id"), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: ``won``, ``lost`` or ``abandoned`` (counted as lost).
+    outcome: Mapped[str] = mapped_column(String(16))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
 
 
 class _ActionRow(_Base):
@@ -340,6 +397,8 @@ class TableData:
     tournament: bool = False
     #: Seconds a human seat has for each move (:mod:`bummerl.server.clock`); ``None``: the table has no clock.
     move_seconds: int | None = None
+    #: A rated table: its games between people change their ratings (:mod:`bummerl.server.people_ratings`).
+    rated: bool = False
 
 
 def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
@@ -373,6 +432,7 @@ def _table_data(row: _TableRow, seats: list[SeatData]) -> TableData:
         deal_key=row.deal_key,
         practice=row.practice,
         move_seconds=row.move_seconds,
+        rated=row.rated,
     )
 
 
@@ -467,6 +527,7 @@ class Repository:
         deal_key: str | None = None,
         practice: bool = False,
         move_seconds: int | None = None,
+        rated: bool = False,
     ) -> TableData:
         """Store a new table with its seats, in one transaction (``token_hashes``: the seats held already,
         by the SHA-256 of their tokens; a seat kept for a friend gets its hash when it is taken)."""
@@ -480,6 +541,7 @@ class Repository:
             deal_key=deal_key,
             practice=practice,
             move_seconds=move_seconds,
+            rated=rated and not practice,
         )
         with self._sessions.begin() as s:
             s.add(row)

@@ -10,7 +10,8 @@
 ``POST /api/players/me/seats``           record the seat of ``{table_id, token}`` for this player:
                                          ``{table_id, seat, claimed, reason}``, ``reason`` ``already``,
                                          ``other_player`` or ``other_seat`` when nothing was recorded
-``GET /api/players/me/stats``            games and Bummerl won per variant and opponent, ratings, runs
+``GET /api/players/me/stats``            games and Bummerl won per variant and opponent, ratings, runs;
+                                         ``people``: the rating against people per variant
 =======================================  ==============================================================
 
 Making a player or a transfer code counts against the client's ``create``
@@ -32,6 +33,7 @@ from starlette.requests import HTTPConnection
 
 from bummerl.server.manager import TABLE_ID
 from bummerl.server.messages import PlayerName
+from bummerl.server.people_ratings import PlayerRating
 from bummerl.server.players import (
     RECENT_GAMES,
     GameOutcome,
@@ -88,6 +90,16 @@ async def _player(p: PartsDep, authorization: Annotated[str | None, Header(max_l
 
 
 PlayerDep = Annotated[PlayerData, Depends(_player)]
+
+
+async def optional_player(
+    p: PartsDep, authorization: Annotated[str | None, Header(max_length=512)] = None
+) -> PlayerData | None:
+    """The player of the ``Authorization`` header where a public page may show more to its own player (the
+    leaderboard's own row); ``None`` without a key or for a key the server does not know (no error: the page is
+    public)."""
+    key = (authorization or "").removeprefix("Bearer ").strip()
+    return await p.manager.db.run(p.players.player_of, key) if key else None
 
 
 def _player_json(player: PlayerData) -> dict[str, Any]:
@@ -177,9 +189,26 @@ async def post_seat(body: ClaimSeat, player: PlayerDep, p: PartsDep) -> dict[str
 @router.get("/players/me/stats")
 async def get_stats(player: PlayerDep, p: PartsDep) -> dict[str, Any]:
     outcomes, more = await p.manager.db.run(p.players.outcomes, player.id)
+    people = await p.manager.db.run(p.manager.results.ratings.ratings_of, player.id)
     return {
         **_player_json(player),
         **statistics(outcomes),
         "more": more,
         "recent": [_recent(o) for o in reversed(outcomes[-RECENT_GAMES:])],
+        "people": [rating_json(r) for r in people],
+    }
+
+
+def rating_json(rating: PlayerRating) -> dict[str, Any]:
+    """A player's rating in one variant as the API gives it (the profile, and the leaderboard's ``me``)."""
+    return {
+        "variant": rating.variant,
+        "rating": round(rating.rating),
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "games": rating.games,
+        "won": rating.won,
+        "lost": rating.lost,
+        "rank": rating.rank,
+        "provisional": rating.provisional,
     }
