@@ -17,5 +17,12 @@ setup(
         ),
         # The seeded shuffle of bummerl.rng (the deal of every game); the Python code is the fallback.
         Extension("bummerl._crng", ["src/bummerl/_crng.c"], extra_compile_args=["-O3", "-std=c99"], optional=True),
+        # The two-player games in C for the batched environments (bummerl.core; the Python engine is the reference).
+        Extension(
+            "bummerl.core._two_player",
+            ["src/bummerl/core/_two_player.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+            optional=True,
+        ),
     ]
 )

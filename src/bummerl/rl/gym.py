@@ -228,7 +228,13 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
 def _register() -> None:
     for name, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="bummerl.rl.gym:BummerlEnv", kwargs={"variant": name})
+            gymnasium.register(
+                env_id,
+                entry_point="bummerl.rl.gym:BummerlEnv",
+                # gymnasium.make_vec(env_id, num_envs=N, vectorization_mode="vector_entry_point"): N games per call.
+                vector_entry_point="bummerl.rl.vector:BummerlVectorEnv",
+                kwargs={"variant": name},
+            )
 
 
 _register()
