@@ -523,8 +523,10 @@ class QuickMatchService:
         clock = self.settings.move_seconds or None
         done: list[Ticket] = []
         try:
+            # Rated: the server paired these people (bummerl.server.people_ratings; a game with a bot seat
+            # changes no rating all the same).
             room, token, codes = await self.manager.create_table(
-                v.name, options, humans[0].name, seats=others, move_seconds=clock
+                v.name, options, humans[0].name, seats=others, move_seconds=clock, rated=True
             )
             places = [(humans[0], 0, token)]
             for ticket, (seat, code) in zip(humans[1:], sorted(codes.items()), strict=True):
