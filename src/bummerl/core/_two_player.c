@@ -28,7 +28,8 @@
 enum { R_DECLARED, R_WRONG_DECLARATION, R_CLOSER_WON, R_CLOSER_FAILED, R_LAST_TRICK, R_STAND, R_FORFEIT };
 
 /* The path elements of bummerl.rng.derive_seed that the environments use (bummerl.arena.deals.BOT_SEEDS,
- * bummerl.rl.episode.DEALER_SEEDS and SEAT_SEEDS, bummerl.rl.gym.REDEAL_SEEDS); tests/test_core.py checks them. */
+ * bummerl.rl.episode.DEALER_SEEDS and SEAT_SEEDS, bummerl.rl.gym.REDEAL_SEEDS); the batch comparison of
+ * tests/test_core.py fails if one differs. */
 #define BOT_SEEDS 0x424F5453ULL
 #define DEALER_SEEDS 0x4445414CULL
 #define SEAT_SEEDS 0x53454154ULL
