@@ -24,5 +24,9 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
         ),
+        # Dreierschnapsen and Bauernschnapsen in C, the same interface (bummerl.table_game is the reference).
+        Extension(
+            "bummerl.core._table", ["src/bummerl/core/_table.c"], extra_compile_args=["-O3", "-std=c99"], optional=True
+        ),
     ]
 )

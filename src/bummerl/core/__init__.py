@@ -73,6 +73,7 @@ import os
 from types import ModuleType
 
 from bummerl.cards import deck
+from bummerl.core.table import table_config
 from bummerl.variants import Variant
 from bummerl.variants.two_player import EndReason, SchnorpsVariant, TwoPlayerVariant
 
@@ -156,4 +157,4 @@ def _two_player_config(v: Variant) -> dict[str, object] | None:
     }
 
 
-_CONFIGS = {"two_player": _two_player_config}
+_CONFIGS = {"two_player": _two_player_config, "table_game": table_config}

@@ -1,0 +1,171 @@
+"""The compiled table core against the Python engine: random games of Dreierschnapsen and Bauernschnapsen.
+
+    python bench/core_table_diff.py                        # 100,000 games per variant (the result is in docs/rl.md)
+    python bench/core_table_diff.py --games 2000 --variant dreier --option may_skip_talon=true
+    python bench/core_table_diff.py --games 20000 --random-options     # each game its own option set
+
+For each variant, ``--games`` games are dealt from seeds ``derive_seed(seed, k)`` with a dealer drawn from the
+same stream, once through :class:`bummerl.table_game.TableGame` (the reference) and once through
+``bummerl.core._table.State``; at every position both must agree on whose turn it is and whether the game is
+over, the legal actions (numbers, in ``legal_actions()``'s order), every seat's observation and
+information-state tensors (:class:`~bummerl.rl.encoding.ViewEncoder`'s floats as float32, bit for bit) and
+masks (:class:`~bummerl.rl.encoding.ActionSpace`), and at the end the whole result (contract, declarer,
+winners, points, reason, Augen, multiplier).  A random legal action is applied to both; bids are drawn more
+often than passes, so that the high contracts and the doubling are reached.  ``--random-options`` deals every
+game under an option set drawn from the seed (:func:`random_options`: every option of the variant).  Then
+``random_games`` (the compiled ``bummerl selfplay --bots random``) must give the arena's own tally on a few
+hundred games.  The first difference stops the run with the position and the action that led to it;
+``tests/test_core_table.py`` runs the same checks on a sample, its option sets drawn by hypothesis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from array import array
+from dataclasses import dataclass
+from typing import Any
+
+from bummerl import core
+from bummerl.actions import ActionKind
+from bummerl.arena import selfplay
+from bummerl.core.table import table_result
+from bummerl.rl.encoding import ActionSpace, ViewEncoder
+from bummerl.rng import derive_seed
+from bummerl.table_game import TableGame
+from bummerl.variants import find_variant
+from bummerl.variants.bauernschnapsen import TableVariant
+
+__all__ = ["Mismatch", "compare_games", "compare_selfplay", "main", "random_options"]
+
+VARIANTS = ("bauernschnapsen", "dreierschnapsen")
+
+
+class Mismatch(AssertionError):
+    """The core and the reference differ; the message says where."""
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    positions: int = 0
+
+
+def _check(same: bool, what: str, where: str) -> None:
+    if not same:
+        raise Mismatch(f"{what} differ: {where}")
+
+
+def random_options(variant: TableVariant, rng: random.Random) -> TableVariant:
+    """``variant`` under an option set drawn from ``rng``: each option of the variant a random legal value."""
+    values: dict[str, Any] = {}
+    for name in variant.OPTIONS:
+        if name == "match_target":
+            continue  # the match's, not the game's
+        current = getattr(variant, name)
+        if isinstance(current, bool):
+            values[name] = rng.random() < 0.5
+        elif name == "zehnerloch_points":
+            values[name] = rng.choice((8, 9, 10))
+        elif name == "bettler_points":
+            values[name] = rng.choice((4, 5))
+        elif name == "max_doubling":
+            values[name] = rng.randrange(4)
+    if values.get("kontra_beats_bettler") and values.get("max_doubling") == 0:
+        values["max_doubling"] = 1
+    return variant.with_options(**values)
+
+
+def _choose(game: TableGame, rng: random.Random) -> int:
+    """A random legal action's index; a bid or a double twice as likely as a pass (the high contracts get played)."""
+    legal = game.legal_actions()
+    weights = [2 if a.kind in (ActionKind.BID, ActionKind.DOUBLE) else 1 for a in legal]
+    return rng.choices(range(len(legal)), weights)[0]
+
+
+def compare_games(variant: TableVariant, games: int, seed: int, *, options: bool = False) -> Tally:
+    """Play ``games`` random games through the core and the engine and compare every step (see the docstring)."""
+    module = core.CORES["table_game"]
+    if module is None:
+        raise SystemExit("the compiled table core is not built here (pip install -e . with a C compiler)")
+    tally = Tally()
+    for k in range(games):
+        game_seed = derive_seed(seed, k)
+        rng = random.Random(game_seed)
+        v = random_options(variant, rng) if options else variant
+        config = core.config(v)
+        assert config is not None
+        encoder = ViewEncoder.of(v)
+        space = ActionSpace.of(v)
+        obs = array("f", bytes(4 * encoder.observation_size))
+        info = array("f", bytes(4 * encoder.information_state_size))
+        mask = bytearray(space.size)
+        dealer = rng.randrange(v.players)
+        game = TableGame.deal(v, game_seed, dealer)
+        pack = module.deal(config, game_seed, dealer)
+        _check(pack == [c.index for c in game.deck], "deals", f"seed {game_seed}")
+        state = module.State(config, pack, dealer)
+        history: list[str] = []
+        while True:
+            where = f"{game.position()} (options {v.options()}, after {' '.join(history) or 'the deal'})"
+            tally.positions += 1
+            _check(state.over == game.is_over, "ends", where)
+            _check(state.to_move == game.to_move, "players to move", where)
+            for seat in range(v.players):
+                view = game.view(seat)
+                state.encode(seat, False, obs)
+                _check(obs == array("f", encoder.observation(view)), f"observations of seat {seat}", where)
+                state.encode(seat, True, info)
+                _check(info == array("f", encoder.information_state(view)), f"information states of seat {seat}", where)
+                state.mask(seat, mask)
+                _check(list(mask) == space.mask(view), f"masks of seat {seat}", where)
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            _check(state.legal() == [space.index(a) for a in legal], "legal actions", where)
+            action = legal[_choose(game, rng)]
+            history.append(action.token)
+            game.apply(action)
+            state.apply(space.index(action))
+        mine = state.result()
+        assert mine is not None and game.result is not None
+        _check(table_result(v, mine) == game.result, f"results ({mine} against {game.result})", where)
+        tally.games += 1
+    return tally
+
+
+def compare_selfplay(variant: TableVariant, games: int, seed: int) -> None:
+    """The core's ``random_games`` against ``bummerl selfplay --bots random`` (:func:`bummerl.arena.selfplay`)."""
+    module = core.CORES["table_game"]
+    assert module is not None
+    points, wins, _ = module.random_games(core.config(variant), seed, games)
+    stats = selfplay(variant, ["random"] * variant.players, games, seed)
+    _check(list(points) == stats.game_points and list(wins) == stats.wins, "random self-play tallies", variant.title)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", action="append", help="a table variant (repeatable); default: both")
+    parser.add_argument("--option", action="append", default=[], help="a variant option, name=value (repeatable)")
+    parser.add_argument("--random-options", action="store_true", help="each game under an option set of its own")
+    parser.add_argument("--games", type=int, default=100_000, help="random games per variant")
+    parser.add_argument("--selfplay-games", type=int, default=300, help="games of the random self-play tally")
+    parser.add_argument("--seed", type=int, default=25)
+    args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option)
+    print("variant                  games  positions   seconds")
+    for name in args.variant or VARIANTS:
+        variant = TableVariant.find(find_variant(name, **options))
+        start = time.perf_counter()
+        tally = compare_games(variant, args.games, args.seed, options=args.random_options)
+        compare_selfplay(variant, args.selfplay_games, args.seed)
+        seconds = time.perf_counter() - start
+        print(f"{variant.title:<22}{tally.games:>8}{tally.positions:>11}{seconds:>10.1f}", flush=True)
+    print("every legal-action list, observation, information state, mask, result and self-play tally identical")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
