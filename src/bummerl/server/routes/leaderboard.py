@@ -19,7 +19,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from bummerl.errors import UnknownVariantError
-from bummerl.server.people_ratings import MAX_LIMIT, MAX_OFFSET, MIN_GAMES, BoardRow
+from bummerl.server import people_ratings
+from bummerl.server.people_ratings import MAX_LIMIT, MAX_OFFSET, BoardRow
 from bummerl.server.players import PlayerData
 from bummerl.server.routes.deps import PartsDep, error, rate_limited
 from bummerl.server.routes.players import optional_player, rating_json
@@ -60,7 +61,7 @@ async def get_leaderboard(
     return {
         "variant": v.name,
         "title": v.title,
-        "min_games": MIN_GAMES,
+        "min_games": people_ratings.MIN_GAMES,
         "offset": board.offset,
         "limit": limit,
         "total": board.total,
