@@ -35,6 +35,7 @@ EXTRAS: dict[Path, tuple[str, tuple[str, ...]]] = {
     PACKAGE / "rl" / "openspiel_bots.py": ("openspiel", ("pyspiel", "numpy")),
     PACKAGE / "rl" / "pettingzoo.py": ("pettingzoo", ("pettingzoo", "gymnasium", "numpy")),
     PACKAGE / "rl" / "gym.py": ("pettingzoo", ("pettingzoo", "gymnasium", "numpy")),
+    PACKAGE / "rl" / "vector.py": ("pettingzoo", ("gymnasium", "numpy")),
     PACKAGE / "arena" / "ray_backend.py": ("ray", ("ray",)),
 }
 

@@ -7,8 +7,8 @@
 ((4, 220), dtype('float32'), (4, 71))
 >>> actions = infos["action_mask"].argmax(axis=1)       # any legal number per game
 >>> obs, rewards, terminated, truncated, infos = envs.step(actions)
->>> rewards.shape, terminated.dtype, bool((infos["action_mask"].sum(axis=1) > 0).all())
-((4,), dtype('bool'), True)
+>>> rewards.shape, terminated.dtype, infos["seat"].tolist()       # the agent plays seat 0, "random" the other
+((4,), dtype('bool'), [0, 0, 0, 0])
 
 :class:`BummerlVectorEnv` takes :class:`bummerl.rl.gym.BummerlEnv`'s keywords (``variant`` and its options,
 ``opponent``, ``seat``, ``observation``, ``dealer``, ``reward``, ``illegal``) and ``num_envs``, and plays every
