@@ -18,7 +18,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
-from ui_helpers import SeatDriver, first_legal, game_over, no_sideways_scroll, open_seat, post, settled
+from ui_helpers import (
+    SeatDriver,
+    first_legal,
+    game_over,
+    no_sideways_scroll,
+    open_seat,
+    post,
+    settled,
+    small_controls,
+)
 
 require_chromium()
 
@@ -131,37 +140,6 @@ def test_the_learning_mode_keeps_the_verdict_of_zudrehen_and_of_the_move_after_i
     assert no_sideways_scroll(page) == 0
     shot(page, f"finished-learning-{device}")
     errors.check()
-
-
-# Every control a finger may need, and the label that is its target: under 44x44 px on a touch screen is too small
-# (WCAG 2.5.5, Apple's and Google's guidelines). A checkbox or radio counts by its label when it sits in one.
-_SMALL_CONTROLS = """
-() => {
-  const visible = (e) => {
-    const s = getComputedStyle(e);
-    return e.getClientRects().length > 0 && s.visibility !== "hidden" && s.display !== "none";
-  };
-  const big = (r) => r.width >= 43.5 && r.height >= 43.5;
-  const out = [];
-  const selector = "button, a[href], select, input:not([type=hidden]), label[for], summary";
-  for (const e of document.querySelectorAll(selector)) {
-    if (!visible(e)) continue;
-    const r = e.getBoundingClientRect();
-    if (big(r)) continue;
-    const label = e.closest("label");
-    if (e.matches("input[type=checkbox], input[type=radio]") && label && big(label.getBoundingClientRect())) continue;
-    const name = (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className : "");
-    const text = (e.textContent || e.value || "").trim().slice(0, 30);
-    out.push(`${e.tagName.toLowerCase()}${name} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
-  }
-  return out;
-}
-"""
-
-
-def small_controls(page: Page) -> list[str]:
-    found: list[str] = page.evaluate(_SMALL_CONTROLS)
-    return found
 
 
 def test_every_control_is_at_least_44_px_on_a_touch_screen(

@@ -5,7 +5,8 @@
   same player would), so a test reaches the situation it looks at in a second instead of by many clicks;
 - :func:`open_seat` shows a seat's table in a page (its token in the page's ``localStorage``, as after creating
   or joining the table there);
-- :func:`no_sideways_scroll`, :func:`on_first_screen`: what a phone must satisfy.
+- :func:`no_sideways_scroll`, :func:`on_first_screen`, :func:`small_controls`: what a phone must satisfy;
+- :func:`axe_violations`: what axe-core (npm, ``node_modules/axe-core``) finds serious or critical on a page.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from websockets.exceptions import ConnectionClosed
@@ -234,3 +236,61 @@ def first_legal(state: dict[str, Any]) -> str:
         if token in legal:
             return token
     return legal[0]
+
+
+# Every control a finger may need, and the label that is its target: under 44x44 px on a touch screen is too small
+# (WCAG 2.5.5, Apple's and Google's guidelines). A checkbox or radio counts by its label when it sits in one.
+_SMALL_CONTROLS = """
+() => {
+  const visible = (e) => {
+    const s = getComputedStyle(e);
+    return e.getClientRects().length > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  const big = (r) => r.width >= 43.5 && r.height >= 43.5;
+  const out = [];
+  const selector =
+    "button, a[href], select, input:not([type=hidden]), textarea, label[for], summary, [role=button], [tabindex='0']";
+  for (const e of document.querySelectorAll(selector)) {
+    if (!visible(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (big(r)) continue;
+    const label = e.closest("label");
+    if (e.matches("input[type=checkbox], input[type=radio]") && label && big(label.getBoundingClientRect())) continue;
+    const name = (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className : "");
+    const text = (e.textContent || e.value || "").trim().slice(0, 30);
+    out.push(`${e.tagName.toLowerCase()}${name} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}
+"""
+
+
+def small_controls(page: Page) -> list[str]:
+    """Every visible control of the page smaller than 44x44 px (a checkbox or radio by its label), described."""
+    found: list[str] = page.evaluate(_SMALL_CONTROLS)
+    return found
+
+
+#: axe-core as npm installs it (``package.json``'s devDependencies): the accessibility checks of the browser tests.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+_AXE_RUN = """
+async (impacts) => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations
+    .filter((v) => impacts.includes(v.impact))
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", "));
+}
+"""
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """What axe-core finds on the page as it stands, of the given impacts: one line per rule, its first elements.
+
+    axe is injected as a script element: the page's context needs ``bypass_csp=True`` (the app's CSP allows no
+    inline script, rightly)."""
+    settled(page)
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(_AXE_RUN, list(impacts))
+    return found
