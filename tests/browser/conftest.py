@@ -58,7 +58,7 @@ port, data = int(sys.argv[1]), Path(sys.argv[2])
 config = ServerConfig(
     data_dir=data, bot_executor="thread", analysis_executor="thread", analysis_level="easy",
     create_rate="1000/minute", api_rate="1000/second", analysis_rate="1000/minute", max_tables_per_client=1000,
-    connect_rate="1000/minute",
+    connect_rate="1000/minute", join_rate="1000/minute",
 )
 # Configured as `bummerl serve` configures uvicorn (the edge's protocols, timeouts and caps).
 uvicorn.Server(uvicorn_config(create_app(config=config), config, host="127.0.0.1", port=port)).run()

@@ -477,7 +477,16 @@ class TableManager:
     def _listing(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         shown = sorted((t for t in self.live() if t.listed(now)), key=lambda t: t.moved or 0.0, reverse=True)
-        return [t.listing() for t in shown]
+        # What a stranger choosing a table to watch asks first: the house rules, the clock, a practice table.
+        return [
+            {
+                **t.listing(),
+                "options": t.variant.options(),
+                "move_seconds": t.data.move_seconds,
+                "practice": t.data.practice,
+            }
+            for t in shown
+        ]
 
     async def answer(self, fn: str, args: dict[str, Any]) -> dict[str, Any]:
         """Another process's question (:meth:`~bummerl.server.cluster.Cluster.call`): ``{"v": value}``, or

@@ -82,9 +82,9 @@ __all__ = [
 log = logging.getLogger("bummerl.server")
 
 #: The named house rules of each variant a quick match offers: a preset's options (those that differ from the
-#: variant's defaults).  ``standard`` is every variant's rules as RULES.md states them; ``easy`` lets the server
-#: announce a marriage and close with the talon for the player (``auto_declare``), the web page's default for a
-#: new player; ``short`` plays a table game to 12 points instead of 24 (about half the time).
+#: variant's defaults).  ``standard`` is every variant's rules as RULES.md states them; ``easy`` ends the game at
+#: once for a player who reaches 66, without declaring it (``auto_declare``, the lobby's default for a new
+#: player); ``short`` plays a table game to 12 points instead of 24 (about half the time).
 PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "schnapsen": {"standard": {}, "easy": {"auto_declare": True}},
     "schnapsen-scharf": {"standard": {}, "easy": {"auto_declare": True}},

@@ -23,6 +23,7 @@ import { motionControls } from "./motion.js";
 import { botName, cardFace, h, variantTitle } from "./render.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, rulesHref, rulesLink } from "./rules.js";
+import { QuickMatchPanel } from "./quickmatch.js";
 import { participantsField, seatCount } from "./round.js";
 import { TablePage } from "./table.js";
 import { TournamentRoute } from "./tournament.js";
@@ -186,6 +187,15 @@ function chosenOptions(v, store) {
   return options;
 }
 
+/** A listed table's state in words: "läuft · 30 s pro Zug · eigene Regeln". */
+function tableFacts(table) {
+  const facts = [t(`table_status_${table.status}`)];
+  if (table.move_seconds) facts.push(t("table_clock", { seconds: table.move_seconds }));
+  if (table.options && Object.keys(table.options).length) facts.push(t("table_house_rules"));
+  if (table.practice) facts.push(t("table_practice"));
+  return ` ${facts.join(" · ")}`;
+}
+
 class LobbyPage {
   constructor(el) {
     this.el = el;
@@ -197,6 +207,8 @@ class LobbyPage {
     // One form for every variant: the seats (per "variant.seat": a bot's name or "friend") and the options
     // (per "variant.option") are kept per variant, so switching back and forth loses no choice.
     this.form = { variant: "schnapsen", options: {}, seats: {}, name: prefs.name, seed: "", target: "", rulesOpen: {} };
+    // Quick match (quickmatch.js): people who want the same game now; it draws into its own element.
+    this.quick = new QuickMatchPanel({ title: (name) => this.title(name) });
     this.load();
     this.render();
   }
@@ -206,6 +218,7 @@ class LobbyPage {
       const [variants, bots] = await Promise.all([api("GET", "/api/variants"), api("GET", "/api/bots")]);
       this.variants = variants.data;
       this.bots = bots.data;
+      this.quick.refresh(); // the variants' titles
     } catch (err) {
       this.error = err.message;
     }
@@ -339,12 +352,13 @@ class LobbyPage {
   /** Left for another page: an answer still on its way must not draw the lobby over that page. */
   destroy() {
     this.gone = true;
+    this.quick.destroy();
   }
 
   render() {
     if (this.gone) return;
     const f = this.form;
-    const section = h("section", { class: "lobby" });
+    const section = h("section", { class: "lobby" }, this.quick.render());
     const form = h(
       "form",
       { class: "panel new-game", id: "new-table-form", onsubmit: (e) => this.start(e) },
@@ -493,6 +507,8 @@ class LobbyPage {
               { href: `#/watch/${table.table_id}`, dataset: { kind: table.kind } },
               `${t("watch")}: ${this.title(table.variant)} · ${players}`,
             ),
+            // What a stranger asks before watching: is it still on, with a clock, with house rules?
+            h("small", { class: "muted table-facts" }, tableFacts(table)),
           ),
         );
       }
