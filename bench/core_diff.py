@@ -34,7 +34,7 @@ from bummerl.rl.settings import EnvSettings
 from bummerl.rl.vector import PythonBatch, make_batch
 from bummerl.rng import derive_seed
 from bummerl.variants import Variant, find_variant
-from bummerl.variants.two_player import TwoPlayerVariant
+from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 
 __all__ = ["DEFAULT_VARIANTS", "Mismatch", "compare_batches", "compare_games", "main"]
 
@@ -100,7 +100,7 @@ def compare_games(variant: Variant, games: int, seed: int, first: int = 0) -> Ta
             game.apply(action)
             state.apply(space.index(action))
         result = game.result
-        assert result is not None
+        assert isinstance(result, GameResult)
         mine = state.result()
         reason = core.RESULT_REASONS.index(result.reason)
         expected = (-1 if result.winner is None else result.winner, result.points, reason, *result.augen)

@@ -12,7 +12,9 @@ backend against the reference is tests/test_core.py's.
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +29,7 @@ from bummerl.rl.gym import ENV_IDS
 from bummerl.rl.vector import BummerlVectorEnv, PythonBatch
 from bummerl.view import View
 
+ROOT = Path(__file__).resolve().parent.parent
 TWO_PLAYER = ["schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps"]
 
 
@@ -140,3 +143,14 @@ def test_an_illegal_number_forfeits_the_game_by_default() -> None:
     _, rewards, terminated, _, infos = envs.step(np.array([legal, 70]))
     assert terminated.tolist() == [False, True] and rewards[1] == -6.0  # Schnorps: the forfeit costs 6 Marken
     assert not infos["action_mask"][1].any()
+
+
+def test_bench_vector_measures_the_vector_env_beside_its_baselines() -> None:
+    spec = importlib.util.spec_from_file_location("script_vector", ROOT / "bench" / "vector.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = {label: rate for _, label, rate in bench.measure(num_envs=4, seconds=0.01, repeat=1)}
+    assert rows["vector, Schnapsen, self-play, pure Python"] > 0
+    assert rows["random selfplay, Schnapsen, `bummerl selfplay` (Python engine)"] > 0
+    assert any(label.startswith("OpenSpiel C++ skat") for label in rows)
