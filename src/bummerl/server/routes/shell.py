@@ -92,6 +92,8 @@ def service_worker(static: Path) -> str:
 def worker_script(p: PartsDep) -> Response:
     # A plain function (FastAPI runs it in a thread): it reads and hashes files. "no-cache": the browser asks for
     # the worker again at every update check instead of trusting a copy in its HTTP cache.
+    if not (p.config.static_dir / WORKER).is_file():  # a front end of its own without a worker (tests, embedders)
+        return Response(status_code=404)
     return Response(
         service_worker(p.config.static_dir),
         media_type="text/javascript",
