@@ -355,18 +355,19 @@ def test_language_and_faces_are_remembered(
     start_game(page, server)
     first = page.locator(".seat-bottom .hand .card").first
     code = attr(first, "data-card")
-    assert attr(first, "aria-label").startswith(Card.parse(code).name("german", "de"))
+    # A card button is named by its picture (render.js cardButton): the card's name is the <svg role=img>'s label.
+    assert attr(first.locator("svg[role=img]"), "aria-label").startswith(Card.parse(code).name("german", "de"))
     page.select_option("#lang-select", "en")
     page.select_option("#faces-select", "french")
     english = Card.parse(code).name("french", "en")
-    assert attr(page.locator(f'.seat-bottom .card[data-card="{code}"]'), "aria-label").startswith(english)
+    assert attr(page.locator(f'.seat-bottom .card[data-card="{code}"] svg[role=img]'), "aria-label").startswith(english)
     assert page.locator("#nav").inner_text().startswith("New game")
     shot(page, "table-en-french")
     page.reload()
     page.locator(f'.seat-bottom .card[data-card="{code}"]').wait_for()
     assert page.locator("#lang-select").input_value() == "en"
     assert page.locator("#faces-select").input_value() == "french"
-    assert attr(page.locator(f'.seat-bottom .card[data-card="{code}"]'), "aria-label").startswith(english)
+    assert attr(page.locator(f'.seat-bottom .card[data-card="{code}"] svg[role=img]'), "aria-label").startswith(english)
     assert page.locator("html").get_attribute("lang") == "en"
     # The page names every card as the terminal does (bummerl.cards), in both faces and languages.
     names = page.evaluate(

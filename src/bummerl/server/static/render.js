@@ -3,8 +3,10 @@
 //   import { h, cardButton, cardFace } from "./render.js";
 //   hand.append(cardButton("Qh", { faces: "german", lang: "de", onClick: play }));
 //
-// Cards are real <button>s (when they can be played) or role="img" elements, each with an aria-label that
-// names the card in the page's language and faces.
+// Cards are real <button>s (when they can be played) or role="img" elements, named in the page's language and
+// faces. A card to look at carries its name as aria-label; a card button is named by its content: its picture, an
+// <svg role="img"> with the card's name, and the key that plays it (hidden text). A button with an aria-label whose
+// printed letters ("U", "10") are not in that label fails WCAG 2.5.3, Label in Name (axe-core, serious).
 
 import { api } from "./api.js";
 import { backSvg, cardName, cardSvg, suitName, suitSvg } from "./cards.js";
@@ -61,7 +63,6 @@ export function cardButton(code, { faces, lang, enabled, onClick, key = null, cl
   const button = h("button", {
     type: "button",
     class: `card in-hand ${enabled ? "playable" : "unplayable"} ${cls}`.trim(),
-    "aria-label": key ? `${name} (${t("key_hint", { key })})` : name,
     "aria-disabled": enabled ? null : "true",
     dataset: { card: code, fkey: `card-${code}` },
     onclick: () => {
@@ -69,7 +70,16 @@ export function cardButton(code, { faces, lang, enabled, onClick, key = null, cl
     },
     html: cardSvg(code, faces, lang),
   });
-  if (key) button.append(h("span", { class: "key", "aria-hidden": "true" }, key));
+  const picture = button.querySelector("svg");
+  picture.removeAttribute("aria-hidden");
+  picture.setAttribute("role", "img");
+  picture.setAttribute("aria-label", name);
+  if (key) {
+    button.append(
+      h("span", { class: "key", "aria-hidden": "true" }, key),
+      h("span", { class: "visually-hidden" }, ` (${t("key_hint", { key })})`),
+    );
+  }
   return button;
 }
 

@@ -380,7 +380,7 @@ export class ReplayPage {
 
   eventsPanel(step) {
     const box = h("section", { class: "panel log-panel" }, h("h2", {}, t("log")));
-    const list = h("ol", { class: "log" });
+    const list = h("ol", { class: "log", tabindex: "0" }); // it scrolls: the keyboard must reach it
     if (this.table) {
       this.tableEvents(step, list);
       box.append(list);

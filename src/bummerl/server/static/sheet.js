@@ -211,7 +211,8 @@ export function sheetPanel(sheet, o) {
     box.append(earlier);
   }
   if (last) {
-    box.append(h("div", { class: "sheet-scroll" }, matchTable(last, sheet, o)));
+    // Focusable: a sheet wider than its box scrolls sideways, and the keyboard must reach it (WCAG 2.1.1).
+    box.append(h("div", { class: "sheet-scroll", tabindex: "0" }, matchTable(last, sheet, o)));
     // No legend where every label is the name itself (Element.append would write a null as "null").
     const key = legend(sheet, o);
     if (key) box.append(key);
