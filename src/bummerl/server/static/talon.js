@@ -551,7 +551,8 @@ export class TalonTable {
   }
 
   logPanel() {
-    const list = h("ul", { class: "log", "aria-live": "polite" });
+    // Focusable: a log longer than its box scrolls, and the keyboard must reach it (WCAG 2.1.1).
+    const list = h("ul", { class: "log", "aria-live": "polite", tabindex: "0" });
     for (const e of this.page.log.slice(-30)) {
       const text = this.eventText(e);
       if (text) list.append(h("li", { class: `ev-${e.type}` }, text));
