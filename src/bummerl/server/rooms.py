@@ -75,7 +75,7 @@ from bummerl.server.messages import (
     error_message,
     parse_client_message,
 )
-from bummerl.server.phrases import BURST, EVERY, PhraseBucket, check_phrase, phrase_message
+from bummerl.server.phrases import BURST, EVERY, PhraseBucket, catalog, check_phrase, phrase_message
 from bummerl.server.results import FinishedGame, ResultStore
 from bummerl.server.scheduler import BotRequest, BotScheduler
 from bummerl.server.sheet import sheet_json
@@ -1182,6 +1182,9 @@ def welcome_message(room: Room, conn: Connection) -> dict[str, Any]:
         "players": room.players(),
         # The game on the table so far, as the log shows it: a reloaded page tells what happened again.
         "log": room.game_log(),
+        # What a seat may say (docs/web.md, "Phrases"); the table's time per move (null: no clock).
+        "phrases": catalog(),
+        "move_seconds": room.data.move_seconds,
     }
 
 
