@@ -382,3 +382,19 @@ def test_repeated_timeouts_abandon_the_game_and_the_stored_result_says_so(client
     wait_for(lambda: repo.load_table(table_id).games[-1].finished)
     stored = repo.load_table(table_id).games[-1]
     assert stored.result is not None and stored.result["abandoned"] == [0]
+
+
+def test_a_reloaded_table_gives_the_seat_to_move_a_fresh_full_period(tmp_path: Path) -> None:
+    """docs/web.md: the deadline is kept in memory; after a restart the seat to move gets the whole time again,
+    and the clock is not running before a player of the table could come back."""
+    with TestClient(create_app(data_dir=tmp_path, config=CONFIG)) as first:
+        table, _friend = friend_table(first, move_seconds=30)
+    with TestClient(create_app(data_dir=tmp_path, config=CONFIG)) as second:
+        manager = app_parts(second.app).manager
+        fake = FakeTime()
+        manager.services = dataclasses.replace(manager.services, clock_now=fake.now, timers=fake.call_later)
+        with second.websocket_connect(table["ws_url"]) as ws:
+            state = hello(ws, table["token"])
+            assert state["clock"]["remaining_ms"] == 30_000 and state["clock"]["seat"] == state["to_move"]
+            on_loop(second, fake.advance, 29)
+            assert room_of(second, table["table_id"]).ply == 0

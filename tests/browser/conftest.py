@@ -46,6 +46,8 @@ SCREENSHOTS = Path(os.environ.get("BUMMERL_SCREENSHOTS", Path(__file__).resolve(
 # The server as its own process, as `bummerl serve` runs it: a bot thinks in a thread of it, analyses use the fast
 # "easy" level so the post-game analysis is there within the tests' time.
 _SERVER_CODE = """
+import dataclasses
+import json
 import sys
 from pathlib import Path
 import uvicorn
@@ -60,6 +62,8 @@ config = ServerConfig(
     create_rate="1000/minute", api_rate="1000/second", analysis_rate="1000/minute", max_tables_per_client=1000,
     connect_rate="1000/minute", join_rate="1000/minute",
 )
+# A test's own settings (LiveServer(config=...)), e.g. the move clock's strikes.
+config = dataclasses.replace(config, **json.loads(sys.argv[3]))
 # Configured as `bummerl serve` configures uvicorn (the edge's protocols, timeouts and caps).
 uvicorn.Server(uvicorn_config(create_app(config=config), config, host="127.0.0.1", port=port)).run()
 """
@@ -75,8 +79,10 @@ def free_port() -> int:
 class LiveServer:
     """``bummerl serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, config: dict[str, Any] | None = None) -> None:
+        """``config``: settings of :class:`~bummerl.server.config.ServerConfig` this server has besides the tests'."""
         self.data_dir = data_dir
+        self.config = config or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,7 +92,7 @@ class LiveServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER_CODE, str(self.port), str(self.data_dir)],
+            [sys.executable, "-c", _SERVER_CODE, str(self.port), str(self.data_dir), json.dumps(self.config)],
             stdout=log,
             stderr=subprocess.STDOUT,
         )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-__all__ = ["BURST", "EMOTES", "EVERY", "PHRASES", "PhraseBucket", "check_phrase", "phrase_message"]
+__all__ = ["BURST", "EMOTES", "EVERY", "PHRASES", "PhraseBucket", "catalog", "check_phrase", "phrase_message"]
 
 #: The phrases, in the order of the page's menu (their words: ``phrase.<id>`` in the i18n files).
 PHRASES: tuple[str, ...] = (
@@ -50,6 +50,15 @@ BURST = 3
 EVERY = 3.0
 
 _KNOWN = frozenset(PHRASES) | frozenset(EMOTES)
+
+
+def catalog() -> list[dict[str, str | None]]:
+    """The phrases and emotes as the page's menu lists them (``welcome.phrases``): the page never restates them.
+
+    >>> catalog()[0], catalog()[-1]
+    ({'id': 'servus', 'emote': None}, {'id': 'wow', 'emote': '😮'})
+    """
+    return [{"id": p, "emote": None} for p in PHRASES] + [{"id": e, "emote": emoji} for e, emoji in EMOTES.items()]
 
 
 def check_phrase(phrase_id: str) -> str | None:

@@ -160,7 +160,7 @@ export class BiddingTable {
   }
 
   eventText(e) {
-    return eventText(e, this.o);
+    return this.page.sharedEventText(e) ?? eventText(e, this.o); // the clock's moves, phrases: table.js
   }
 
   /** The whole table of state `s`, with the sheet beside it (below it on a phone). */

@@ -18,10 +18,12 @@
 import { AnalysisPoller } from "./analysis.js";
 import { absoluteUrl, api, seats, TableSocket } from "./api.js";
 import { BiddingTable } from "./bidding.js";
+import { TableClock, timeoutText } from "./clock.js";
 import { TableHelp } from "./hints.js";
 import { t } from "./i18n.js";
 import { h, seatNames, tableBanners, traits, variantList } from "./render.js";
 import { motionPlay, motionSnapshot } from "./motion.js";
+import { phraseLine, TablePhrases } from "./phrases.js";
 import { claimSeat } from "./profile.js";
 import { TalonTable } from "./talon.js";
 
@@ -81,6 +83,9 @@ export class TablePage {
     this.invitesAsked = -1;
     // Hints, the learning mode and the question before going out (hints.js); it sends through the table's socket.
     this.help = new TableHelp({ socket: null, render: () => this.render() });
+    // The move clock's countdown and the phrases (clock.js, phrases.js): drawn onto the family's table.
+    this.clock = new TableClock(this);
+    this.phrases = new TablePhrases(this);
     const handlers = { onMessage: (m) => this.onMessage(m), onStatus: (kind, info) => this.onStatus(kind, info) };
     if (socket) socket.attach(handlers);
     this.socket = socket || new TableSocket(tableId, this.token, handlers);
@@ -91,6 +96,8 @@ export class TablePage {
   destroy() {
     this.socket.close();
     this.help.destroy();
+    this.clock.destroy();
+    this.phrases.destroy();
     if (this.analysis) this.analysis.stop();
     if (this.kept && this.kept.analysis) this.kept.analysis.stop();
     clearTimeout(this.drainTimer);
@@ -108,6 +115,7 @@ export class TablePage {
 
   onMessage(message) {
     if (this.help.onMessage(message)) return;
+    if (this.phrases.onMessage(message)) return;
     if (message.type === "welcome") {
       // A new connection (perhaps to a restarted server): its first state is always shown, at once.
       this.lastSeq = -1;
@@ -135,6 +143,7 @@ export class TablePage {
       return;
     }
     if (message.type !== "state") return;
+    message.receivedAt = performance.now(); // the clock counts down from here, also while the state waits its turn
     this.queue.push(message);
     this.drain();
   }
@@ -181,6 +190,7 @@ export class TablePage {
     this.state = message;
     if (message.sheet) this.sheet = message.sheet; // sent when it changed (a deal, a game's end)
     this.help.onState(message);
+    this.clock.onState(message);
     this.sendLock = false;
     this.error = null;
     if (this.part.onState) this.part.onState(message);
@@ -335,6 +345,18 @@ export class TablePage {
     return this.seatName(this.round ? (this.round.players || [])[seat] : seat);
   }
 
+  /** Table seat `p` as the log's sentences take a person: `{ you, name }`. */
+  tablePerson(p) {
+    return { you: p !== null && p === this.participant, name: this.seatName(p) };
+  }
+
+  /** The log's line of what every family's table shows alike (the clock's moves, phrases), else null. */
+  sharedEventText(e) {
+    if (e.type === "timeout") return timeoutText(e, (p) => this.tablePerson(p));
+    if (e.type === "phrase") return phraseLine(e, (p) => this.tablePerson(p));
+    return null;
+  }
+
   person(seat) {
     return { you: seat !== null && seat !== undefined && seat === this.mySeat, name: this.nameOf(seat) };
   }
@@ -399,6 +421,8 @@ export class TablePage {
     this.root.replaceChildren(this.build());
     motionPlay(this.root, before, this.motionHints());
     this.help.decorate(this.root);
+    this.clock.decorate(this.root);
+    this.phrases.decorate(this.root);
     // The newest events are at the end of the log: keep them in sight.
     for (const log of this.root.querySelectorAll(".log")) log.scrollTop = log.scrollHeight;
     if (focusKey) {
