@@ -495,6 +495,8 @@ export class TalonTable {
   /** One event of the log in words (null: not shown, e.g. a card drawn). */
   eventText(e) {
     const page = this.page;
+    const shared = page.sharedEventText(e); // the clock's moves, phrases (table.js)
+    if (shared !== null) return shared;
     if (page.round) {
       const text = roundEventText(page, e);
       if (text) return text;
