@@ -10,9 +10,10 @@ same stream, once through :class:`bummerl.table_game.TableGame` (the reference) 
 over, the legal actions (numbers, in ``legal_actions()``'s order), every seat's observation and
 information-state tensors (:class:`~bummerl.rl.encoding.ViewEncoder`'s floats as float32, bit for bit) and
 masks (:class:`~bummerl.rl.encoding.ActionSpace`), and at the end the whole result (contract, declarer,
-winners, points, reason, Augen, multiplier).  A random legal action is applied to both; bids are drawn more
-often than passes, so that the high contracts and the doubling are reached.  ``--random-options`` deals every
-game under an option set drawn from the seed (:func:`random_options`: every option of the variant).  Then
+winners, points, reason, Augen, multiplier).  A random legal action is applied to both, in a third of
+the games uniformly, in a third leaning to bids and doubles (the high contracts), in a third to passes and a
+right "Genug" (the normal game).  ``--random-options`` deals every game under an option set drawn from the seed
+(:func:`random_options`: every option of the variant).  Then
 ``random_games`` (the compiled ``bummerl selfplay --bots random``) must give the arena's own tally on a few
 hundred games.  The first difference stops the run with the position and the action that led to it;
 ``tests/test_core_table.py`` runs the same checks on a sample, its option sets drawn by hypothesis.
@@ -38,7 +39,7 @@ from bummerl.table_game import TableGame
 from bummerl.variants import find_variant
 from bummerl.variants.bauernschnapsen import TableVariant
 
-__all__ = ["Mismatch", "compare_games", "compare_selfplay", "main", "random_options"]
+__all__ = ["Mismatch", "compare_game", "compare_games", "compare_selfplay", "main", "random_options"]
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 
@@ -78,69 +79,99 @@ def random_options(variant: TableVariant, rng: random.Random) -> TableVariant:
     return variant.with_options(**values)
 
 
-def _choose(game: TableGame, rng: random.Random) -> int:
-    """A random legal action's index; a bid or a double twice as likely as a pass (the high contracts get played)."""
+def _choose(game: TableGame, rng: random.Random, style: int) -> int:
+    """A random legal action's index in one of three styles: 0 uniform; 1 leaning to the rare high contracts (now
+    and then the highest bid, bids and doubles twice as likely); 2 leaning to the normal game (the lowest bid,
+    passes four times as likely, "Genug" often once it is right), which uniform bidding hardly ever leaves standing."""
     legal = game.legal_actions()
-    weights = [2 if a.kind in (ActionKind.BID, ActionKind.DOUBLE) else 1 for a in legal]
+    if style == 0:
+        return rng.randrange(len(legal))
+    bids = [i for i, a in enumerate(legal) if a.kind is ActionKind.BID]
+    if bids and rng.random() < 0.25:
+        return bids[-1] if style == 1 else bids[0]
+    lean = _HIGH if style == 1 else _LOW
+    weights = [lean.get(a.kind, 1) for a in legal]
+    if style == 2 and game.augen(game.side_of(game.to_move)) >= 66:
+        weights = [8 if a.kind is ActionKind.DECLARE else 1 for a in legal]  # a right "Genug" now and then
     return rng.choices(range(len(legal)), weights)[0]
 
 
-def compare_games(variant: TableVariant, games: int, seed: int, *, options: bool = False) -> Tally:
-    """Play ``games`` random games through the core and the engine and compare every step (see the docstring)."""
-    module = core.CORES["table_game"]
-    if module is None:
-        raise SystemExit("the compiled table core is not built here (pip install -e . with a C compiler)")
+_HIGH = {ActionKind.BID: 2, ActionKind.DOUBLE: 2, ActionKind.DECLARE: 2}
+_LOW = {ActionKind.PASS: 4}
+
+
+def compare_games(
+    variant: TableVariant, games: int, seed: int, *, options: bool = False, seen: set[str] | None = None
+) -> Tally:
+    """Play ``games`` random games through the core and the engine and compare every step (see the docstring);
+    ``seen`` collects the tokens of the actions played and ``reason:`` each end's reason."""
     tally = Tally()
     for k in range(games):
         game_seed = derive_seed(seed, k)
         rng = random.Random(game_seed)
         v = random_options(variant, rng) if options else variant
-        config = core.config(v)
-        assert config is not None
-        encoder = ViewEncoder.of(v)
-        space = ActionSpace.of(v)
-        obs = array("f", bytes(4 * encoder.observation_size))
-        info = array("f", bytes(4 * encoder.information_state_size))
-        mask = bytearray(space.size)
         dealer = rng.randrange(v.players)
         game = TableGame.deal(v, game_seed, dealer)
-        pack = module.deal(config, game_seed, dealer)
-        _check(pack == [c.index for c in game.deck], "deals", f"seed {game_seed}")
-        state = module.State(config, pack, dealer)
-        history: list[str] = []
-        while True:
-            where = f"{game.position()} (options {v.options()}, after {' '.join(history) or 'the deal'})"
-            tally.positions += 1
-            _check(state.over == game.is_over, "ends", where)
-            _check(state.to_move == game.to_move, "players to move", where)
-            for seat in range(v.players):
-                view = game.view(seat)
-                state.encode(seat, False, obs)
-                _check(obs == array("f", encoder.observation(view)), f"observations of seat {seat}", where)
-                state.encode(seat, True, info)
-                _check(info == array("f", encoder.information_state(view)), f"information states of seat {seat}", where)
-                state.mask(seat, mask)
-                _check(list(mask) == space.mask(view), f"masks of seat {seat}", where)
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            _check(state.legal() == [space.index(a) for a in legal], "legal actions", where)
-            action = legal[_choose(game, rng)]
-            history.append(action.token)
-            game.apply(action)
-            state.apply(space.index(action))
-        mine = state.result()
-        assert mine is not None and game.result is not None
-        _check(table_result(v, mine) == game.result, f"results ({mine} against {game.result})", where)
-        tally.games += 1
+        _check(_module().deal(core.config(v), game_seed, dealer) == [c.index for c in game.deck], "deals", str(k))
+        compare_game(game, rng, tally, seen)
     return tally
+
+
+def _module() -> Any:
+    module = core.CORES["table_game"]
+    if module is None:
+        raise SystemExit("the compiled table core is not built here (pip install -e . with a C compiler)")
+    return module
+
+
+def compare_game(game: TableGame, rng: random.Random, tally: Tally, seen: set[str] | None = None) -> None:
+    """Play the freshly dealt ``game`` on through the core and the engine, choosing with ``rng``, and compare
+    every position (see the module docstring)."""
+    v = game.variant
+    config = core.config(v)
+    assert config is not None
+    encoder = ViewEncoder.of(v)
+    space = ActionSpace.of(v)
+    obs = array("f", bytes(4 * encoder.observation_size))
+    info = array("f", bytes(4 * encoder.information_state_size))
+    mask = bytearray(space.size)
+    state = _module().State(config, [c.index for c in game.deck], game.dealer)
+    history: list[str] = []
+    style = rng.randrange(3)
+    while True:
+        where = f"{game.position()} (options {v.options()}, after {' '.join(history) or 'the deal'})"
+        tally.positions += 1
+        _check(state.over == game.is_over, "ends", where)
+        _check(state.to_move == game.to_move, "players to move", where)
+        for seat in range(v.players):
+            view = game.view(seat)
+            state.encode(seat, False, obs)
+            _check(obs == array("f", encoder.observation(view)), f"observations of seat {seat}", where)
+            state.encode(seat, True, info)
+            _check(info == array("f", encoder.information_state(view)), f"information states of seat {seat}", where)
+            state.mask(seat, mask)
+            _check(list(mask) == space.mask(view), f"masks of seat {seat}", where)
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        _check(state.legal() == [space.index(a) for a in legal], "legal actions", where)
+        action = legal[_choose(game, rng, style)]
+        history.append(action.token)
+        if seen is not None:
+            seen.add(action.token)
+        game.apply(action)
+        state.apply(space.index(action))
+    mine = state.result()
+    assert mine is not None and game.result is not None
+    _check(table_result(v, mine) == game.result, f"results ({mine} against {game.result})", where)
+    if seen is not None:
+        seen.add(f"reason:{game.result.reason.value}")
+    tally.games += 1
 
 
 def compare_selfplay(variant: TableVariant, games: int, seed: int) -> None:
     """The core's ``random_games`` against ``bummerl selfplay --bots random`` (:func:`bummerl.arena.selfplay`)."""
-    module = core.CORES["table_game"]
-    assert module is not None
-    points, wins, _ = module.random_games(core.config(variant), seed, games)
+    points, wins, _ = _module().random_games(core.config(variant), seed, games)
     stats = selfplay(variant, ["random"] * variant.players, games, seed)
     _check(list(points) == stats.game_points and list(wins) == stats.wins, "random self-play tallies", variant.title)
 
