@@ -168,12 +168,16 @@ def test_buffers_of_the_wrong_size_are_refused_by_name() -> None:
 
 
 @pytest.mark.parametrize("name", BASE)
-def test_random_selfplay_in_the_core_is_bummerl_selfplay(name: str) -> None:
-    # The same seeds, dealers and RandomBot choices as `bummerl selfplay --bots random,random`.
+def test_random_selfplay_in_the_core_is_bummerl_selfplay(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same seeds, dealers and RandomBot choices as `bummerl selfplay --bots random,random` on the engine.
     variant = find_variant(name)
-    points, wins, actions = _two_player.random_games(core.config(variant), 3, 200)
-    stats = selfplay(variant, ["random", "random"], 200, 3)
-    assert list(points) == stats.game_points and list(wins) == stats.wins and actions > 200 * 5
+    points, wins, draws, actions = _two_player.random_games(core.config(variant), 3, 200)
+    assert actions > 200 * 5
+    fast = selfplay(variant, ["random", "random"], 200, 3)  # takes the core
+    monkeypatch.setenv(core.PURE_VARIABLE, "1")
+    stats = selfplay(variant, ["random", "random"], 200, 3)  # the Python engine, a view per decision
+    assert list(points) == stats.game_points and list(wins) == stats.wins and draws == stats.draws
+    assert (fast.games, fast.game_points, fast.wins, fast.draws) == (200, stats.game_points, stats.wins, stats.draws)
 
 
 def test_the_python_engines_play_where_no_core_does(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,7 @@ import time
 from functools import partial
 from typing import IO, Any
 
+from bummerl import core
 from bummerl.arena.deals import BOT_SEEDS
 from bummerl.arena.families import family_of
 from bummerl.arena.play import BotPool, Fault, Player, bot_name, is_protocol, play_game
@@ -144,6 +145,17 @@ def selfplay(
         raise BummerlError(f"the number of games must be 0 or more, not {games}")
     names = [bot_name(spec, variant) for spec in specs]
     stats = SelfplayStats(variant, names, seed)
+    # Random bots in every seat and no record: the compiled two-player core plays the same games (the same
+    # deals, dealers and RandomBot choices, the same totals: tests/test_core.py), without a view per decision.
+    # (The table core's random_games does not count draws: its games stay on the engine here.)
+    two_player = variant.FAMILY == "two_player" and record is None and set(names) == {"random"}
+    compiled = core.core_of(variant) if two_player else None
+    if compiled is not None:
+        start = time.perf_counter()
+        points, wins, stats.draws, _ = compiled.random_games(core.config(variant), seed, games)
+        stats.games, stats.game_points, stats.wins = games, list(points), list(wins)
+        stats.seconds = time.perf_counter() - start
+        return stats
     n = variant.players
     # A built-in bot's factory, looked up once (what BotPool.player would look up every game).
     factories = [None if is_protocol(spec) else bot_info(spec, variant).factory for spec in specs]

@@ -60,7 +60,11 @@ game seed (uint64 ``[N]``).
 ``Game.legal_actions()`` lists them, ``apply(number)``, ``encode(seat, information_state, out)``,
 ``mask(seat, out)``, ``result()`` (``None`` or ``(winner or -1, points, reason, augen_0, augen_1)``,
 reason the index in :data:`RESULT_REASONS`), ``copy()``, ``to_move``, ``over``; ``deal(config, seed,
-dealer)`` is ``Game.deal``'s pack order as card indices.  ``tests/test_core.py`` plays random games through
+dealer)`` is ``Game.deal``'s pack order as card indices.  ``random_games(config, seed, games)`` plays what
+``bummerl selfplay --bots random,random`` (every seat ``random``) plays from ``seed``, the same deals, dealers
+and :class:`~bummerl.bots.RandomBot` choices, and returns ``((points per seat), (wins per seat), draws,
+actions)``: the totals of :class:`bummerl.arena.selfplay.SelfplayStats` (a win is a game that credited the
+seat points; a draw one that credited nobody), which :func:`bummerl.arena.selfplay.selfplay` then takes.  ``tests/test_core.py`` plays random games through
 both and compares every legal list, observation, information state, mask and result;
 ``bench/core_diff.py`` is the long run.
 """

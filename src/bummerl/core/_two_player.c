@@ -937,7 +937,7 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
         read_seed(seed_obj, &seed) < 0)
         return NULL;
     uint64_t deal_root = derive0(seed), bot_root = extend1(derive0(seed), BOT_SEEDS);
-    long long points[2] = {0, 0}, wins[2] = {0, 0}, actions = 0;
+    long long points[2] = {0, 0}, wins[2] = {0, 0}, draws = 0, actions = 0;
     Game g;
     Py_BEGIN_ALLOW_THREADS;
     for (Py_ssize_t i = 0; i < games; i++) {
@@ -952,16 +952,18 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
         if (g.r_winner >= 0) {
             points[g.r_winner] += g.r_points;
             wins[g.r_winner]++;
+        } else {
+            draws++;
         }
     }
     Py_END_ALLOW_THREADS;
-    return Py_BuildValue("((LL)(LL)L)", points[0], points[1], wins[0], wins[1], actions);
+    return Py_BuildValue("((LL)(LL)LL)", points[0], points[1], wins[0], wins[1], draws, actions);
 }
 
 static PyMethodDef methods[] = {
     {"deal", core_deal, METH_VARARGS, "deal(config, seed, dealer) -> Game.deal's pack order as card indices."},
     {"random_games", core_random_games, METH_VARARGS,
-     "random_games(config, seed, games) -> ((points 0, points 1), (wins 0, wins 1), actions): random selfplay."},
+     "random_games(config, seed, games) -> ((points per seat), (wins per seat), draws, actions): random selfplay."},
     {NULL, NULL, 0, NULL},
 };
 
