@@ -64,9 +64,9 @@ dealer)`` is ``Game.deal``'s pack order as card indices.  ``random_games(config,
 ``bummerl selfplay --bots random,random`` (every seat ``random``) plays from ``seed``, the same deals, dealers
 and :class:`~bummerl.bots.RandomBot` choices, and returns ``((points per seat), (wins per seat), draws,
 actions)``: the totals of :class:`bummerl.arena.selfplay.SelfplayStats` (a win is a game that credited the
-seat points; a draw one that credited nobody), which :func:`bummerl.arena.selfplay.selfplay` then takes.  ``tests/test_core.py`` plays random games through
-both and compares every legal list, observation, information state, mask and result;
-``bench/core_diff.py`` is the long run.
+seat points; a draw one that credited nobody), which :func:`bummerl.arena.selfplay.selfplay` then takes.
+``tests/test_core.py`` plays random games through both and compares every legal list, observation,
+information state, mask and result; ``bench/core_diff.py`` is the long run.
 """
 
 from __future__ import annotations
