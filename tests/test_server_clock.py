@@ -376,11 +376,16 @@ def test_repeated_timeouts_abandon_the_game_and_the_stored_result_says_so(client
             if message["type"] == "state":
                 timeouts += [e for e in message["events"] if e["type"] == "timeout"]
                 last = message
-    assert [(t["seat"], t["strikes"], t["taken_over"]) for t in timeouts] == [(0, 1, False), (0, 2, True)]
-    assert last["game_over"] is not None and last["clock"] is None  # no clock while the next deal waits
+        assert [(t["seat"], t["strikes"], t["taken_over"]) for t in timeouts] == [(0, 1, False), (0, 2, True)]
+        assert last["game_over"] is not None and last["clock"] is None  # no clock while the next deal waits
+        # Anna is still at the table: at the next deal her seat is hers again, with a clean slate.
+        ws1.send_json({"type": "next_game"})
+        wait_for(lambda: snapshot(client, table_id)[0] == "playing")
+        assert not snapshot(client, table_id)[3]
+        assert on_loop(client, lambda: dict(room_of(client, table_id).clock.strikes)) == {}  # type: ignore[union-attr]
     repo = app_parts(client.app).repo
-    wait_for(lambda: repo.load_table(table_id).games[-1].finished)
-    stored = repo.load_table(table_id).games[-1]
+    wait_for(lambda: repo.load_table(table_id).games[0].finished)
+    stored = repo.load_table(table_id).games[0]
     assert stored.result is not None and stored.result["abandoned"] == [0]
 
 
