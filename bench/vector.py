@@ -21,12 +21,13 @@ are fixed.
   tensor of the player to move and ``legal_actions()`` read at every decision, chance nodes sampled and not
   counted.
 
-**Random selfplay games per second** (Schnapsen): the compiled core's ``random_games`` (the same deals, dealers
-and :class:`~bummerl.bots.RandomBot` choices as ``bummerl selfplay --bots random,random``, the same points:
-tests/test_core.py), ``bummerl selfplay --bots random,random`` on the Python engine, and the VU course platform's
-engine (PyPI ``schnapsen`` 0.0.5, ``pip install -e '.[bench]'``: ``play_game`` with two ``RandBot``, as
-bench/engine.py's ``selfplay`` cell).  The core's games are not played through :class:`~bummerl.engine.Game`:
-the Python API does not use the core yet.
+**Random selfplay games per second** (Schnapsen): ``bummerl selfplay --bots random,random`` (its function
+:func:`bummerl.arena.selfplay.selfplay`), which with random bots in every seat lets the compiled core play the
+games (``random_games``: the same deals, dealers, :class:`~bummerl.bots.RandomBot` choices and totals,
+tests/test_core.py), the same on the Python engine (``BUMMERL_PURE=1``: a view per decision), and the VU course
+platform's engine (PyPI ``schnapsen`` 0.0.5, ``pip install -e '.[bench]'``: ``play_game`` with two ``RandBot``,
+as bench/engine.py's ``selfplay`` cell).  The core's games are not played through :class:`~bummerl.engine.Game`:
+``Game`` does not use the core.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import random
 import statistics
 import sys
@@ -142,34 +144,27 @@ def _openspiel_cell(name: str) -> Callable[[float], tuple[int, float]] | None:
     return run
 
 
-def _core_games_cell() -> Callable[[float], tuple[int, float]]:
-    config = core.config(find_variant("schnapsen"))
-    module = core.CORES["two_player"]
-    assert module is not None and config is not None
-
-    def run(seconds: float) -> tuple[int, float]:
-        games, seed = 0, 0
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            module.random_games(config, seed, 2000)
-            games += 2000
-            seed += 1
-        return games, time.process_time() - start
-
-    return run
-
-
-def _selfplay_cell() -> Callable[[float], tuple[int, float]]:
+def _selfplay_cell(pure: bool) -> Callable[[float], tuple[int, float]]:
+    """``bummerl selfplay --bots random,random`` (its function, without printing); ``pure``: BUMMERL_PURE=1."""
     variant = find_variant("schnapsen")
+    batch = 100 if pure else 20_000
 
     def run(seconds: float) -> tuple[int, float]:
         games, seed = 0, 0
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            selfplay(variant, ["random", "random"], 100, seed)
-            games += 100
-            seed += 1
-        return games, time.process_time() - start
+        before = os.environ.get(core.PURE_VARIABLE)
+        os.environ[core.PURE_VARIABLE] = "1" if pure else ""
+        try:
+            start = time.process_time()
+            while time.process_time() - start < seconds:
+                selfplay(variant, ["random", "random"], batch, seed)
+                games += batch
+                seed += 1
+            return games, time.process_time() - start
+        finally:
+            if before is None:
+                del os.environ[core.PURE_VARIABLE]
+            else:
+                os.environ[core.PURE_VARIABLE] = before
 
     return run
 
@@ -218,8 +213,9 @@ def cells(num_envs: int) -> list[Cell]:
         if run is not None:
             out.append(("steps/s", f"OpenSpiel C++ {name} from Python, {tensor}", run))
     if compiled:
-        out.append(("games/s", "random selfplay, Schnapsen, compiled core", _core_games_cell()))
-    out.append(("games/s", "random selfplay, Schnapsen, `bummerl selfplay` (Python engine)", _selfplay_cell()))
+        out.append(("games/s", "`bummerl selfplay --bots random,random`, compiled core", _selfplay_cell(False)))
+    label = "`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)"
+    out.append(("games/s", label, _selfplay_cell(True)))
     baseline = _baseline_cell()
     if baseline is not None:
         out.append(("games/s", "random selfplay, Schnapsen, VU schnapsen 0.0.5", baseline))
@@ -262,10 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, rate in base.items():
             print(f"| {label:<{width}} | {rate:>12,.0f} |")
     selfplay_rates = {label: rate for g, label, rate in rows if g == "games/s"}
-    ours = selfplay_rates.get("random selfplay, Schnapsen, compiled core")
+    ours = selfplay_rates.get("`bummerl selfplay --bots random,random`, compiled core")
+    pure = selfplay_rates.get("`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)")
     vu = selfplay_rates.get("random selfplay, Schnapsen, VU schnapsen 0.0.5")
-    if ours and vu:
-        print(f"\ncompiled core ÷ VU engine: {ours / vu:,.0f}x")
+    if vu:
+        print(f"\nselfplay ÷ VU engine: compiled core {(ours or 0) / vu:,.0f}x, Python engine {(pure or 0) / vu:,.1f}x")
     return 0
 
 

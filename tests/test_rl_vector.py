@@ -152,5 +152,5 @@ def test_bench_vector_measures_the_vector_env_beside_its_baselines() -> None:
     spec.loader.exec_module(bench)
     rows = {label: rate for _, label, rate in bench.measure(num_envs=4, seconds=0.01, repeat=1)}
     assert rows["vector, Schnapsen, self-play, pure Python"] > 0
-    assert rows["random selfplay, Schnapsen, `bummerl selfplay` (Python engine)"] > 0
+    assert rows["`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)"] > 0
     assert any(label.startswith("OpenSpiel C++ skat") for label in rows)
