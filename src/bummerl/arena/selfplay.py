@@ -145,11 +145,11 @@ def selfplay(
         raise BummerlError(f"the number of games must be 0 or more, not {games}")
     names = [bot_name(spec, variant) for spec in specs]
     stats = SelfplayStats(variant, names, seed)
-    # Random bots in every seat and no record: the compiled two-player core plays the same games (the same
-    # deals, dealers and RandomBot choices, the same totals: tests/test_core.py), without a view per decision.
-    # (The table core's random_games does not count draws: its games stay on the engine here.)
-    two_player = variant.FAMILY == "two_player" and record is None and set(names) == {"random"}
-    compiled = core.core_of(variant) if two_player else None
+    # Random bots in every seat and no record: the variant's compiled core plays the same games (the same deals,
+    # dealers and RandomBot choices, the same totals: tests/test_core.py, tests/test_core_table.py), without a view
+    # per decision.
+    native = record is None and set(names) == {"random"}
+    compiled = core.core_of(variant) if native else None
     if compiled is not None:
         start = time.perf_counter()
         points, wins, stats.draws, _ = compiled.random_games(core.config(variant), seed, games)

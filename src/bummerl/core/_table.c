@@ -1335,7 +1335,7 @@ static PyObject *core_deal(PyObject *module, PyObject *args) {
 }
 
 /* ``bummerl selfplay --bots random,...`` (bummerl.arena.selfplay) in C: the same deal seeds, dealers and bot
- * choices.  Returns (game points per seat, games won per seat, actions applied). */
+ * choices.  Returns (game points per seat, games won per seat, games nobody scored, actions applied). */
 static PyObject *core_random_games(PyObject *module, PyObject *args) {
     PyObject *config, *seed_obj;
     Py_ssize_t games;
@@ -1346,7 +1346,7 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
         return NULL;
     int n = R.players, legal[MAX_LEGAL];
     uint64_t deal_root = derive0(seed), bot_root = extend1(derive0(seed), BOT_SEEDS);
-    long long points[4] = {0, 0, 0, 0}, wins[4] = {0, 0, 0, 0}, actions = 0;
+    long long points[4] = {0, 0, 0, 0}, wins[4] = {0, 0, 0, 0}, draws = 0, actions = 0;
     TState g;
     Py_BEGIN_ALLOW_THREADS;
     for (Py_ssize_t i = 0; i < games; i++) {
@@ -1360,11 +1360,14 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
             apply_action(&R, &g, legal[below(&rng[g.to_move], (uint64_t)k)]);
             actions++;
         }
+        int scored = 0;
         for (int p = 0; p < n; p++)
             if (((g.r_winners >> p) & 1) && g.r_points > 0) {
                 points[p] += g.r_points;
                 wins[p]++;
+                scored = 1;
             }
+        draws += !scored;
     }
     Py_END_ALLOW_THREADS;
     PyObject *pts = PyTuple_New(n), *won = PyTuple_New(n);
@@ -1377,13 +1380,13 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
         PyTuple_SET_ITEM(pts, p, PyLong_FromLongLong(points[p]));
         PyTuple_SET_ITEM(won, p, PyLong_FromLongLong(wins[p]));
     }
-    return Py_BuildValue("(NNL)", pts, won, actions);
+    return Py_BuildValue("(NNLL)", pts, won, draws, actions);
 }
 
 static PyMethodDef methods[] = {
     {"deal", core_deal, METH_VARARGS, "deal(config, seed, dealer) -> Game.deal's pack order as card indices."},
     {"random_games", core_random_games, METH_VARARGS,
-     "random_games(config, seed, games) -> (points per seat, wins per seat, actions): random self-play."},
+     "random_games(config, seed, games) -> (points per seat, wins per seat, draws, actions): random self-play."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,7 +43,9 @@ class Batch:
 def deal(config: Mapping[str, object], seed: int, dealer: int, /) -> list[int]: ...
 def random_games(
     config: Mapping[str, object], seed: int, games: int, /
-) -> tuple[tuple[int, ...], tuple[int, ...], int]: ...
+) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``bummerl selfplay --bots random,...`` in C: (game points per seat, games won per seat, games nobody scored,
+    actions applied)."""
 
 class State:
     """One game, the compiled twin of :class:`~bummerl.table_game.TableGame` (the differential test's)."""
