@@ -205,7 +205,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0010"
+    assert revision_of(repo) == HEAD == "0011"
     assert set(inspect(repo.engine).get_table_names()) == {
         *TABLES,
         *CLUSTER_TABLES,
@@ -702,5 +702,28 @@ def test_0009_gives_every_older_table_no_clock_and_goes_down_keeping_the_games(u
     repo.create_schema()
     assert revision_of(repo) == HEAD
     assert repo.load_table("t2").move_seconds is None
+    assert repo.load_table("t1").games[0].actions == ["Ah"]
+    repo.dispose()
+
+
+# ------------------------------------------------ 0011: the tournaments' clock
+def test_0011_gives_every_older_tournament_no_clock_and_goes_down_keeping_it(url: str) -> None:
+    """docs/web-tournaments.md (clock and forfeit): a tournament made before 0011 has no clock (NULL); going down
+    to 0010 drops only the column, and the tournament with its participants stays."""
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    store = TournamentStore(repo)
+    plan = TournamentPlan("Cup", "schnapsen", {}, "swiss", "game", None, 8, move_seconds=45)
+    store.create("T1", plan, "c0de", hash_token("o"), None)
+    assert store.join("c0de", "Anna", hash_token("a")) == ("T1", 0)
+    assert store.load("T1").move_seconds == 45
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0010")
+        assert "move_seconds" not in {c["name"] for c in inspect(db).get_columns("bummerl_tournaments")}
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    again = store.load("T1")
+    assert again.move_seconds is None and [p.name for p in again.players] == ["Anna"]
     assert repo.load_table("t1").games[0].actions == ["Ah"]
     repo.dispose()

@@ -47,6 +47,8 @@ def tournament_json(t: TournamentData, *, title: str, kind: str, seats: int, fil
             "bot": p.bot if p is not None else filler,
             "score": outcome.scores.get(who) if outcome is not None and who is not None else None,
             "winner": outcome is not None and who in outcome.winners,
+            # The bot took this participant's seat over (the move clock): they lost the table by forfeit.
+            "forfeited": outcome is not None and who in outcome.forfeited,
         }
 
     rounds = [
@@ -79,6 +81,7 @@ def tournament_json(t: TournamentData, *, title: str, kind: str, seats: int, fil
         # Before the start only a Swiss tournament knows its rounds (those asked for); then every format.
         "planned_rounds": t.rounds if t.status != OPEN or t.format == "swiss" else None,
         "max_players": t.max_players,
+        "move_seconds": t.move_seconds,
         "status": t.status,
         "round": t.round,
         "players": [{"player": p.number, "name": p.name, "kind": p.kind, "bot": p.bot} for p in t.players],

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bummerl.series import ScoredGame, Series
@@ -76,6 +76,7 @@ __all__ = [
     "Standing",
     "check_format",
     "decide",
+    "forfeit",
     "next_round",
     "planned_rounds",
     "standings",
@@ -107,6 +108,8 @@ class Outcome:
 
     winners: frozenset[int]
     scores: Mapping[int, int]
+    #: The participants who forfeited the table (:func:`forfeit`): the bot took their seat over.
+    forfeited: frozenset[int] = frozenset()
 
     @classmethod
     def bye(cls, player: int) -> Outcome:
@@ -117,13 +120,23 @@ class Outcome:
         """As stored and sent: ``{"winners": [...], "scores": {"0": 3, ...}}``.
 
         >>> Outcome.from_json(Outcome(frozenset({1}), {0: 0, 1: 2}).to_json())
-        Outcome(winners=frozenset({1}), scores={0: 0, 1: 2})
+        Outcome(winners=frozenset({1}), scores={0: 0, 1: 2}, forfeited=frozenset())
         """
-        return {"winners": sorted(self.winners), "scores": {str(p): s for p, s in sorted(self.scores.items())}}
+        found: dict[str, Any] = {
+            "winners": sorted(self.winners),
+            "scores": {str(p): s for p, s in sorted(self.scores.items())},
+        }
+        if self.forfeited:
+            found["forfeited"] = sorted(self.forfeited)
+        return found
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(frozenset(int(p) for p in data["winners"]), {int(p): int(s) for p, s in data["scores"].items()})
+        return cls(
+            frozenset(int(p) for p in data["winners"]),
+            {int(p): int(s) for p, s in data["scores"].items()},
+            frozenset(int(p) for p in data.get("forfeited", ())),
+        )
 
 
 #: One round as played so far: each table with its outcome (``None`` while it is played).
@@ -399,4 +412,34 @@ def decide(matches: Sequence[Series], unit: str, players: Sequence[int | None]) 
             credited[side] += h.points
     return outcome(
         [s for s in seats if first.side_of(s) in first.winners], {s: credited[first.side_of(s)] for s in seats}
+    )
+
+
+def forfeit(abandoned: Collection[int], players: Sequence[int | None], sides: Sequence[int]) -> Outcome | None:
+    """The outcome of a table at which the bot took over the seats ``abandoned`` (the move clock's verdict:
+    their players let the clock run out too often, :mod:`bummerl.server.clock`), or ``None`` if none of them
+    is a participant's.
+
+    A participant whose seat was taken over forfeits the table at once: they lose it, and so does their side
+    (``sides``: each seat's side; partners at Bauernschnapsen share one); every participant of a side without
+    such a seat wins it.  A forfeit credits no game points to anybody: the game it happened in was not played
+    out by the people at the table.  Where every side forfeits, nobody wins.
+
+    >>> forfeit([1], [4, 7], [0, 1])  # two players: the other one wins
+    Outcome(winners=frozenset({4}), scores={4: 0, 7: 0}, forfeited=frozenset({7}))
+    >>> forfeit([3], [0, 1, 2, 3], [0, 1, 0, 1]).winners  # Bauernschnapsen: the partners of seat 3 lose too
+    frozenset({0, 2})
+    >>> forfeit([0], [5, None, 6], [0, 1, 2]).winners  # Dreierschnapsen with a filling bot
+    frozenset({6})
+    >>> forfeit([1], [5, None], [0, 1]) is None  # the filling bot's seat is nobody's
+    True
+    """
+    gone = {s for s in abandoned if 0 <= s < len(players) and players[s] is not None}
+    if not gone:
+        return None
+    lost = {sides[s] for s in gone}
+    return Outcome(
+        frozenset(p for s, p in enumerate(players) if p is not None and sides[s] not in lost),
+        {p: 0 for p in players if p is not None},
+        frozenset(p for s in gone if (p := players[s]) is not None),
     )

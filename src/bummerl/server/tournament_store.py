@@ -5,14 +5,17 @@ Three tables, declared on the same declarative base as the game tables
 the database sees them (revision ``0007``):
 
 - ``bummerl_tournaments``: one per tournament: its name, variant and options,
-  format, unit, size, status (``open``, ``running``, ``finished``), the round in
-  play, the SHA-256 of the organiser's token, the join code, and a claim that
-  lets one process at a time move it on (cluster mode);
+  format, unit, size, the move clock of its tables (``move_seconds``, revision
+  ``0011``), status (``open``, ``running``, ``finished``, ``cancelled``), the
+  round in play, the SHA-256 of the organiser's token, the join code, and a claim
+  that lets one process at a time move it on (cluster mode);
 - ``bummerl_tournament_players``: one per participant, numbered in joining order
   (the seeding): a human with the SHA-256 of their token, or a bot;
 - ``bummerl_tournament_tables``: one per table (or bye) of every round: the
   participants by seat, the id of the web table that plays it (made after the
-  row, so no foreign key), its status (``new``, ``playing``, ``done``) and outcome.
+  row, so no foreign key), its status (``new``, ``playing``, ``done``, or
+  ``cancelled`` when the organiser cancelled the tournament before it was
+  decided) and outcome.
 
 >>> from bummerl.server.storage import Repository, hash_token
 >>> repo = Repository("sqlite://")
@@ -66,6 +69,7 @@ from bummerl.server.storage import Repository, _Base, now
 from bummerl.server.tournament_rounds import Outcome, Seating
 
 __all__ = [
+    "CANCELLED",
     "PlayerData",
     "TableRow",
     "TournamentData",
@@ -75,9 +79,12 @@ __all__ = [
     "matches_token",
 ]
 
-#: Statuses of a tournament, and of one table of a round.
-OPEN, RUNNING, FINISHED = "open", "running", "finished"
+#: Statuses of a tournament, and of one table of a round (a tournament cancelled by its organiser, and its tables
+#: that were not decided by then, are ``cancelled``).
+OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
 NEW, PLAYING, DONE = "new", "playing", "done"
+#: The statuses a list of tournaments may ask for.
+STATUSES = (OPEN, RUNNING, FINISHED, CANCELLED)
 
 
 class TournamentError(RequestError):
@@ -98,6 +105,9 @@ class _TournamentRow(_Base):
     #: Asked for (Swiss) until the start; from then on the rounds planned.
     rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     max_players: Mapped[int] = mapped_column(Integer)
+    #: Seconds per move at the tournament's tables (:mod:`bummerl.server.clock`); ``None``: no clock (a
+    #: tournament made before revision 0011).
+    move_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: Participants so far; every join raises it in the same transaction (the row lock that orders joins).
     entrants: Mapped[int] = mapped_column(Integer)
     join_code: Mapped[str] = mapped_column(String(64), unique=True)
@@ -188,6 +198,8 @@ class TournamentPlan:
     unit: str
     rounds: int | None
     max_players: int
+    #: Seconds per move at its tables (``None``: no clock): a participant who lets it run out too often forfeits.
+    move_seconds: int | None = dataclasses.field(default=None, kw_only=True)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -255,6 +267,7 @@ class TournamentStore:
                     unit=plan.unit,
                     rounds=plan.rounds,
                     max_players=plan.max_players,
+                    move_seconds=plan.move_seconds,
                     entrants=0,
                     join_code=join_code,
                     organiser=organiser_hash,
@@ -267,7 +280,8 @@ class TournamentStore:
         return tournament_id
 
     def created_since(self, creator_hash: str, since: str) -> int:
-        """How many tournaments the client ``creator_hash`` made since ``since`` that are not finished."""
+        """How many tournaments the client ``creator_hash`` made since ``since`` that are not finished (or
+        cancelled)."""
         with self._sessions() as s:
             count = s.scalar(
                 select(func.count())
@@ -275,7 +289,7 @@ class TournamentStore:
                 .where(
                     _TournamentRow.creator == creator_hash,
                     _TournamentRow.created_at >= since,
-                    _TournamentRow.status != FINISHED,
+                    _TournamentRow.status.not_in((FINISHED, CANCELLED)),
                 )
             )
         return int(count or 0)
@@ -413,6 +427,7 @@ class TournamentStore:
                 unit=row.unit,
                 rounds=row.rounds,
                 max_players=row.max_players,
+                move_seconds=row.move_seconds,
                 id=row.id,
                 join_code=row.join_code,
                 organiser=row.organiser,
@@ -474,7 +489,8 @@ class TournamentStore:
         with self._sessions.begin() as s:
             s.execute(
                 update(_TableRow)
-                .where(*_one_table(tournament_id, round_, table_no), _TableRow.status != DONE)
+                # Once, and never for a table of a cancelled tournament.
+                .where(*_one_table(tournament_id, round_, table_no), _TableRow.status.in_((NEW, PLAYING)))
                 .values(status=DONE, outcome=json.dumps(outcome.to_json()), finished_at=now())
             )
 
@@ -486,6 +502,68 @@ class TournamentStore:
                 .where(_TournamentRow.id == tournament_id, _TournamentRow.status == RUNNING)
                 .values(status=FINISHED, winner=winner, finished_at=now())
             )
+
+    def cancel(self, tournament_id: str) -> bool:
+        """The organiser cancels an open or running tournament: it ends without a winner, and its tables not
+        decided yet are ``cancelled``; whether this call cancelled it (``False``: it had ended already)."""
+        with self._sessions.begin() as s:
+            done = s.execute(
+                update(_TournamentRow)
+                .where(_TournamentRow.id == tournament_id, _TournamentRow.status.in_((OPEN, RUNNING)))
+                .values(status=CANCELLED, finished_at=now())
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                return False
+            s.execute(
+                update(_TableRow)
+                .where(_TableRow.tournament_id == tournament_id, _TableRow.status != DONE)
+                .values(status=CANCELLED, finished_at=now())
+            )
+            return True
+
+    def listing(self, status: str | None, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
+        """Tournaments newest first (of one ``status``, or all) with what a list shows, and how many there are.
+
+        No token, no join code and no participant's name is in it: the list is public.
+        """
+        with self._sessions() as s:
+            where = [] if status is None else [_TournamentRow.status == status]
+            rows = s.scalars(
+                select(_TournamentRow)
+                .where(*where)
+                .order_by(_TournamentRow.created_at.desc(), _TournamentRow.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            total = s.scalar(select(func.count()).select_from(_TournamentRow).where(*where)) or 0
+            winners = {
+                (p.tournament_id, p.number): p.name
+                for p in s.scalars(
+                    select(_PlayerRow).where(_PlayerRow.tournament_id.in_([r.id for r in rows if r.winner is not None]))
+                )
+                if any(r.id == p.tournament_id and r.winner == p.number for r in rows)
+            }
+            found = [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "variant": r.variant,
+                    "format": r.format,
+                    "unit": r.unit,
+                    "status": r.status,
+                    "players": r.entrants,
+                    "max_players": r.max_players,
+                    "round": r.round,
+                    "planned_rounds": r.rounds if r.status != OPEN else None,
+                    "move_seconds": r.move_seconds,
+                    "winner": winners.get((r.id, r.winner)) if r.winner is not None else None,
+                    "created_at": r.created_at,
+                    "started_at": r.started_at,
+                    "finished_at": r.finished_at,
+                }
+                for r in rows
+            ]
+            return found, int(total)
 
     def claim(self, tournament_id: str, holder: str, until: str) -> bool:
         """Whether ``holder`` may move the tournament on now (until ``until``, ISO time): nobody else holds it,

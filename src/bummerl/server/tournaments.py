@@ -49,6 +49,17 @@ Choices, and why:
   one conditional update of the round number with the round's rows, so two
   processes can never pair one round twice; the table ids are chosen with the
   rows, so a table that a stopped process did not make is made by the next one.
+- **A clock on every table, and a forfeit.**  A tournament's tables get the
+  move clock its organiser chose (:mod:`bummerl.server.clock`; by default
+  ``TournamentSettings.move_seconds``, at most ``max_move_seconds``).  A
+  participant who lets it run out too often has their seat taken over by the
+  bot, and forfeits the table at once (:func:`~bummerl.server.tournament_rounds.forfeit`):
+  they and their side lose it, the others win it, and the round need not wait
+  for a player who is gone.  The look sees a seat taken over in the live table's
+  clock (this process), or in the stored result of a finished game (``abandoned``).
+- **The organiser may cancel** an open or running tournament: it ends without a
+  winner, its undecided tables are marked ``cancelled`` (a game in hand may be
+  played out, but counts for nothing, and no table of bots is dealt again).
 - **Bounds** (:class:`TournamentSettings`, docs/security.md): participants per
   tournament, bots per tournament, unfinished tournaments one client made in a
   day, running tournaments in all; making one counts against the ``create``
@@ -71,6 +82,7 @@ import time
 from typing import Any
 
 from bummerl.errors import BummerlError
+from bummerl.server.clock import MIN_MOVE_SECONDS
 from bummerl.server.cluster import Elsewhere
 from bummerl.server.config import ServerConfig, TournamentSettings
 from bummerl.server.database import Database, StorageUnavailable
@@ -79,13 +91,22 @@ from bummerl.server.manager import TableManager, UnknownTable
 from bummerl.server.rooms import Family, Room, TableError
 from bummerl.server.storage import Repository, SeatData, StorageError, hash_token
 from bummerl.server.tournament_json import tournament_json, your_table
-from bummerl.server.tournament_rounds import Outcome, check_format, decide, next_round, planned_rounds, winner
+from bummerl.server.tournament_rounds import (
+    Outcome,
+    check_format,
+    decide,
+    forfeit,
+    next_round,
+    planned_rounds,
+    winner,
+)
 from bummerl.server.tournament_store import (
     DONE,
     NEW,
     OPEN,
     PLAYING,
     RUNNING,
+    STATUSES,
     TableRow,
     TournamentData,
     TournamentError,
@@ -151,6 +172,15 @@ class TournamentService:
         if plan.rounds is not None and plan.format != "swiss":
             raise TournamentError(
                 "bad_tournament", f"a {plan.format} sets its own number of rounds: leave rounds out", status=400
+            )
+        if (
+            plan.move_seconds is not None
+            and not MIN_MOVE_SECONDS <= plan.move_seconds <= self.settings.max_move_seconds
+        ):
+            raise TournamentError(
+                "bad_tournament",
+                f"move_seconds is {MIN_MOVE_SECONDS} to {self.settings.max_move_seconds} seconds, or null (no clock)",
+                status=400,
             )
         if plan.max_players > self.settings.max_players:
             raise TournamentError(
@@ -230,11 +260,38 @@ class TournamentService:
             raise TournamentError("unknown_tournament", f"no tournament {tournament_id[:40]!r}", status=404)
         return await self.db.run(self.store.load, tournament_id)
 
-    async def _organised(self, tournament_id: str, token: str | None) -> TournamentData:
+    async def cancel(self, tournament_id: str, token: str | None) -> TournamentData:
+        """The organiser cancels the open or running tournament: no winner, its undecided tables ``cancelled``
+        (no more deals at its tables of bots); ``409 ended`` for one that is over or cancelled already."""
+        t = await self._organised(tournament_id, token, open_only=False)
+        # Under the tournament's lock: a look in hand finishes first, and the next one finds it cancelled.
+        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
+            if not await self.db.run(self.store.cancel, tournament_id):
+                raise TournamentError("ended", f"this tournament is {t.status} already", status=409)
+        self._locks.pop(tournament_id, None)
+        self._looked.pop(tournament_id, None)
+        for row in t.tables:
+            if row.table_id is not None:
+                self._seen.pop(row.table_id, None)
+        return await self.load(tournament_id)
+
+    async def listing(self, status: str | None, limit: int, offset: int) -> dict[str, Any]:
+        """``GET /api/tournaments``: the tournaments newest first, of one status or all, and how many."""
+        if status is not None and status not in STATUSES:
+            raise TournamentError("bad_status", f"status is one of {', '.join(STATUSES)}", status=422)
+        found, total = await self.db.run(self.store.listing, status, limit, offset)
+        for item in found:
+            try:
+                item["title"] = family_of(item["variant"])[1].title
+            except BummerlError:  # a variant a later version dropped: listed by its name
+                item["title"] = item["variant"]
+        return {"tournaments": found, "total": total}
+
+    async def _organised(self, tournament_id: str, token: str | None, *, open_only: bool = True) -> TournamentData:
         t = await self.load(tournament_id)
         if not token or not matches_token(t.organiser, hash_token(token)):
             raise TournamentError("not_organiser", "only the organiser of this tournament may do this", status=403)
-        if t.status != OPEN:
+        if open_only and t.status != OPEN:
             raise TournamentError("started", "this tournament has started already", status=409)
         return t
 
@@ -366,6 +423,7 @@ class TournamentService:
                 hashes,
                 deal_key=secrets.token_bytes(32).hex(),
                 practice=False,
+                move_seconds=t.move_seconds,
             )
         data = await self.db.run(self.repo.load_table, row.table_id)
         if not data.games:
@@ -386,14 +444,22 @@ class TournamentService:
         """Learn whether a playing table is decided; at a table of bots alone, keep its game going."""
         assert row.table_id is not None
         players = row.seating.players
+        sides = self._sides(t)
         outcome: Outcome | None = None
         live = self.manager.tables.get(row.table_id)
+        if live is None and t.move_seconds is not None:
+            # A table with a clock is loaded here, so that its clock runs even if nobody (or only one side)
+            # comes: a participant who never plays forfeits instead of holding up the round.
+            with contextlib.suppress(Elsewhere, UnknownTable):
+                live = await self.manager.room(row.table_id)
         if live is not None and live.dealt:
-            outcome = decide(live.played_matches(), t.unit, players)
+            # A seat the clock's bot took over forfeits at once, also in the middle of the game.
+            taken = live.clock.abandoned() if live.clock is not None else []
+            outcome = forfeit(taken, players, sides) or decide(live.played_matches(), t.unit, players)
         else:
             finished = await self.db.run(self._finished_games, row.table_id)
             if finished and self._seen.get(row.table_id) != finished:
-                outcome = await self.db.run(self._replayed, row.table_id, t.unit, players)
+                outcome = await self.db.run(self._replayed, row.table_id, t.unit, players, sides)
                 self._seen[row.table_id] = finished
         if outcome is not None:
             await self.db.run(self.store.table_decided, t.id, row.round, row.table_no, outcome)
@@ -405,9 +471,29 @@ class TournamentService:
     def _finished_games(self, table_id: str) -> int:
         return self.repo.list_games(table_id, True, 1, 0)[1]
 
-    def _replayed(self, table_id: str, unit: str, players: tuple[int | None, ...]) -> Outcome | None:
-        """The table rebuilt from its stored deals and actions (in a database thread), and its outcome."""
+    def _sides(self, t: TournamentData) -> list[int]:
+        """Each seat's side at the tournament's tables: partners at Bauernschnapsen share one, else each its own."""
+        kind, v = _kind(t)
+        teams = v.teams
+        return [
+            next((i for i, team in enumerate(teams) if seat in team), len(teams) + seat)
+            for seat in range(kind.seat_count(v))
+        ]
+
+    def _replayed(self, table_id: str, unit: str, players: tuple[int | None, ...], sides: list[int]) -> Outcome | None:
+        """The table rebuilt from its stored deals and actions (in a database thread), and its outcome: a forfeit
+        if a finished game that counts (any before the table is decided; of the first match for ``bummerl``)
+        names a participant's seat ``abandoned``."""
         data = self.repo.load_table(table_id)
+        taken = {
+            seat
+            for g in data.games
+            if g.finished and g.result and (unit == "game" or g.match_no == 1)
+            for seat in g.result.get("abandoned") or ()
+            if isinstance(seat, int)
+        }
+        if (found := forfeit(taken, players, sides)) is not None:
+            return found
         room = self.manager.detached(data)
         try:
             room.replay_stored()

@@ -1,9 +1,10 @@
 """Tournaments for humans and bots (issue 14): make one, join it by its code, add bots, start it, follow it.
 
-``POST /api/tournaments`` makes an open tournament and answers its organiser's
-token once; ``POST /api/tournaments/join`` takes a participant's place by the
+``GET /api/tournaments`` lists the tournaments (newest first, no token and no
+name of a participant in it); ``POST /api/tournaments`` makes an open
+tournament and answers its organiser's token once; ``POST /api/tournaments/join`` takes a participant's place by the
 join code; the organiser (``Authorization: Bearer <organiser token>``) adds
-bots and starts it; ``GET /api/tournaments/{id}`` is the public state, and with
+bots, starts it and may cancel it; ``GET /api/tournaments/{id}`` is the public state, and with
 a participant's token (the same header) also their table.  docs/web-tournaments.md
 has the shapes; :mod:`bummerl.server.tournaments` does the work.
 
@@ -34,10 +35,11 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header
+from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
+from bummerl.server.clock import MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from bummerl.server.messages import PlayerName
 from bummerl.server.routes.deps import app_parts, client_of, parts, rate_limited, refused
 from bummerl.server.tournament_rounds import MAX_ROUNDS
@@ -85,6 +87,9 @@ class CreateTournament(BaseModel):
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
     unit: Literal["game", "bummerl"] = "game"
     max_players: int = Field(default=16, ge=2, le=MAX_PLAYERS)
+    #: Seconds per move at its tables (the service's ``max_move_seconds`` bounds it further); left out: the
+    #: server's default; ``null``: no clock (and so no forfeit).
+    move_seconds: int | None = Field(default=None, ge=MIN_MOVE_SECONDS, le=MAX_MOVE_SECONDS, strict=True)
 
 
 class JoinTournament(BaseModel):
@@ -126,8 +131,16 @@ async def post_tournament(
     body: CreateTournament, connection: HTTPConnection, tournaments: ServiceDep
 ) -> dict[str, Any]:
     try:
+        clock = body.move_seconds if "move_seconds" in body.model_fields_set else tournaments.settings.move_seconds
         plan = TournamentPlan(
-            body.name, body.variant, dict(body.options), body.format, body.unit, body.rounds, body.max_players
+            body.name,
+            body.variant,
+            dict(body.options),
+            body.format,
+            body.unit,
+            body.rounds,
+            body.max_players,
+            move_seconds=clock,
         )
         t, token = await tournaments.create(plan, client_of(connection))
     except TournamentError as exc:
@@ -141,7 +154,21 @@ async def post_tournament(
         "format": t.format,
         "unit": t.unit,
         "max_players": t.max_players,
+        "move_seconds": t.move_seconds,
     }
+
+
+@router.get("/tournaments")
+async def get_tournaments(
+    tournaments: ServiceDep,
+    status: Annotated[str | None, Query(max_length=16)] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> dict[str, Any]:
+    try:
+        return await tournaments.listing(status, limit, offset)
+    except TournamentError as exc:
+        raise refused(exc) from None
 
 
 @router.post("/tournaments/join", dependencies=[rate_limited("join")])
@@ -188,3 +215,14 @@ async def post_start(
     except TournamentError as exc:
         raise refused(exc) from None
     return {"id": t.id, "status": t.status, "round": t.round, "planned_rounds": t.rounds, "players": len(t.players)}
+
+
+@router.post("/tournaments/{tournament_id}/cancel")
+async def post_cancel(
+    tournament_id: str, tournaments: ServiceDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    try:
+        t = await tournaments.cancel(tournament_id, _bearer(authorization))
+    except TournamentError as exc:
+        raise refused(exc) from None
+    return {"id": t.id, "status": t.status, "round": t.round}
