@@ -164,8 +164,19 @@ class ServerConfig:
     storage_retry_first: float = 0.5
     storage_retry_max: float = 15.0
 
+    # ---- the move clock of a table that has one (bummerl.server.clock; docs/web.md) -------------
+    #: Seconds a seat's player may be away (no connection) while it is their move before the bot moves for them
+    #: (never more than the table's time per move).
+    clock_grace_seconds: float = 30.0
+    #: Moves the bot plays for one seat in one game because its time ran out before it takes the seat over
+    #: for the rest of that game (the game counts as abandoned for that player).
+    clock_strikes: int = 3
+
     # ---- tournaments (bummerl.server.tournaments; docs/web-tournaments.md) ------------------------
     tournaments: TournamentSettings = TournamentSettings()
+
+    # ---- quick match (bummerl.server.quickmatch; docs/web.md) ------------------------------------
+    quickmatch: QuickMatchSettings = QuickMatchSettings()
 
     # ---- several processes on one PostgreSQL (bummerl.server.cluster; docs/web.md) -------------
     #: ``None``: cluster mode on PostgreSQL, one process on SQLite; ``False``: one process on PostgreSQL too;
@@ -175,9 +186,6 @@ class ServerConfig:
     #: take its tables: how long the tables of a process that died wait for a new holder.
     lease_seconds: float = 10.0
     #: Seconds an HTTP request waits for the process that holds a table to answer (then ``503``).
-    # ---- quick match (bummerl.server.quickmatch; docs/web.md) ------------------------------------
-    quickmatch: QuickMatchSettings = QuickMatchSettings()
-
     relay_timeout: float = 3.0
 
     # The connection edge (docs/security.md says why each default is what it is).
@@ -190,14 +198,6 @@ class ServerConfig:
     #: Seconds a new WebSocket has to send a valid ``hello`` before it is closed (4408).
     hello_timeout: float = 10.0
     #: Seconds a WebSocket may stay without a frame from its client (a ``ping`` message or a
-    # ---- the move clock of a table that has one (bummerl.server.clock; docs/web.md) -------------
-    #: Seconds a seat's player may be away (no connection) while it is their move before the bot moves for them
-    #: (never more than the table's time per move).
-    clock_grace_seconds: float = 30.0
-    #: Moves the bot plays for one seat in one game because its time ran out before it takes the seat over
-    #: for the rest of that game (the game counts as abandoned for that player).
-    clock_strikes: int = 3
-
     #: WebSocket ping counts) before it is closed (4408); the front end pings every 25 s.
     idle_timeout: float = 120.0
     #: Seconds the server pings a WebSocket (protocol level), and waits for the pong, to find dead peers.
@@ -263,6 +263,8 @@ class ServeSettings:
     lease_seconds: float = 10.0
     max_connections: int = 1000
     max_connections_per_client: int = 32
+    clock_grace_seconds: float = 30.0
+    clock_strikes: int = 3
 
 
 def _boolean(text: str) -> bool:
@@ -289,8 +291,6 @@ def _number(kind: type[int] | type[float]) -> Callable[[str], object]:
 
 _PARSERS: dict[object, Callable[[str], object]] = {
     str: str,
-    clock_grace_seconds: float = 30.0
-    clock_strikes: int = 3
     int: _number(int),
     float: _number(float),
     bool: _boolean,
