@@ -31,6 +31,7 @@ from fastapi import APIRouter, Depends, Header, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
+from bummerl.server import people_ratings
 from bummerl.server.manager import TABLE_ID
 from bummerl.server.messages import PlayerName
 from bummerl.server.people_ratings import PlayerRating
@@ -211,4 +212,5 @@ def rating_json(rating: PlayerRating) -> dict[str, Any]:
         "lost": rating.lost,
         "rank": rating.rank,
         "provisional": rating.provisional,
+        "min_games": people_ratings.MIN_GAMES,
     }

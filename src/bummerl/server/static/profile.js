@@ -6,10 +6,12 @@
 //
 // The key is made by the server (POST /api/players) and kept in localStorage (`bummerl.player`); the server keeps
 // only its hash. A code from another device (POST /api/players/transfer) gives this browser a key of that player.
-// Every number on the page is the server's (GET /api/players/me/stats): the page counts nothing.
+// Every number on the page is the server's (GET /api/players/me/stats): the page counts nothing. Beside the
+// ratings against each bot it shows the rating against people in each variant (`people`), with its leaderboard.
 
 import { ApiError, api, prefs, seats } from "./api.js";
 import { formatNumber, locale, t } from "./i18n.js";
+import { leaderboardHref, ratingText, useStylesheet } from "./leaderboard.js";
 import { botName, h, variantList, variantTitle } from "./render.js";
 
 const KEY = "bummerl.player";
@@ -96,6 +98,7 @@ function oneFieldForm(form, label, input, button) {
 
 export class ProfilePage {
   constructor(el, { ctx }) {
+    useStylesheet("leaderboard.css");
     this.el = el;
     this.ctx = ctx;
     this.me = null;
@@ -300,6 +303,35 @@ export class ProfilePage {
     return box;
   }
 
+  /** The rating against people in each variant played at rated tables, each with its leaderboard's link. */
+  peopleBlock() {
+    const people = (this.stats && this.stats.people) || [];
+    const box = h("section", { class: "panel profile-people", id: "profile-people" }, h("h2", {}, t("pf_people")));
+    if (!people.length) {
+      box.append(h("p", { class: "muted" }, t("pf_people_none")));
+      return box;
+    }
+    const list = h("ul", {});
+    for (const r of people) {
+      const place =
+        r.rank === null || r.rank === undefined
+          ? t("pf_people_provisional", { games: r.games, min: r.min_games })
+          : t("pf_people_rank", { rank: r.rank });
+      list.append(
+        h(
+          "li",
+          { dataset: { variant: r.variant } },
+          h("span", { class: "variant" }, variantTitle(r.variant, this.variants)),
+          h("span", { class: "people-rating" }, ratingText(r.rating)),
+          h("span", { class: "muted" }, `${t("pf_people_games", { games: r.games, won: r.won })} · ${place}`),
+          h("a", { href: leaderboardHref(r.variant) }, t("nav_leaderboard")),
+        ),
+      );
+    }
+    box.append(list, h("p", { class: "muted small" }, t("pf_people_note")));
+    return box;
+  }
+
   devicesBlock() {
     const box = h("section", { class: "panel profile-devices", id: "profile-devices" }, h("h2", {}, t("pf_devices")));
     const player = storedPlayer();
@@ -371,7 +403,7 @@ export class ProfilePage {
           h("button", { type: "submit" }, t("pf_save")),
         ),
       );
-      page.append(this.statsBlock());
+      page.append(this.statsBlock(), this.peopleBlock());
     }
     if (this.loaded) page.append(this.devicesBlock());
     const focused = document.activeElement && document.activeElement.id;
