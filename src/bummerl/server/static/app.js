@@ -9,6 +9,7 @@
 //   #/tgame/ID, #/tgame-watch/ID   old addresses of three- and four-player tables: rewritten to the two above
 //   #/history        finished games of every variant
 //   #/me             this browser's player: statistics, a code for another device (profile.js)
+//   #/leaderboard/VARIANT   the variant's leaderboard of rated games between people (leaderboard.js)
 //   #/rules/VARIANT  the rules of a variant, with a table's house rules as `?option=value&table=ID` (rules.js)
 //   #/replay/ID      replay one game step by step
 //   #/tournaments/…  tournaments: make one, join one by its link, follow one (tournament.js)
@@ -18,7 +19,8 @@
 import { api, pageRequest, prefs, seats } from "./api.js";
 import { has, locale, setLang, t } from "./i18n.js";
 import { InvitationPage } from "./invitation.js";
-import { ProfilePage } from "./profile.js";
+import { LeaderboardPage } from "./leaderboard.js";
+import { ProfilePage, storedPlayer } from "./profile.js";
 import { motionControls } from "./motion.js";
 import { botName, cardFace, h, variantTitle } from "./render.js";
 import { ReplayPage } from "./replay.js";
@@ -48,6 +50,7 @@ function renderHeader() {
     h("a", { href: "#/", "data-i18n": "nav_new" }, t("nav_new")),
     h("a", { href: "#/tournaments", "data-i18n": "nav_tournaments" }, t("nav_tournaments")),
     h("a", { href: "#/history", "data-i18n": "nav_history" }, t("nav_history")),
+    h("a", { href: "#/leaderboard", "data-i18n": "nav_leaderboard" }, t("nav_leaderboard")),
     h("a", { href: "#/me", "data-i18n": "nav_me" }, t("nav_me")),
     h("a", { href: "#/rules", "data-i18n": "nav_rules" }, t("nav_rules")),
   );
@@ -701,6 +704,8 @@ function route() {
   else if (what === "watch" && id) page = new TablePage(el, decodeURIComponent(id), { spectator: true, ctx });
   else if (what === "history") page = new HistoryPage(el);
   else if (what === "me") page = new ProfilePage(el, { ctx });
+  else if (what === "leaderboard")
+    page = new LeaderboardPage(el, decodeURIComponent(id || ""), { ctx, player: storedPlayer() });
   else if (what === "rules") page = new RulesPage(el, hash.slice("rules/".length), { ctx });
   else if (what === "replay" && id) page = new ReplayPage(el, decodeURIComponent(id), { ctx });
   else if (what === "tournaments") page = new TournamentRoute(el, hash.split("/").slice(1));
