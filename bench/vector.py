@@ -60,9 +60,9 @@ Cell = tuple[str, str, Callable[[float], tuple[int, float]]]
 
 
 def _vector_cell(
-    num_envs: int, seat: int | str, backend: str, observation: str = "observation"
+    num_envs: int, seat: int | str, backend: str, observation: str = "observation", variant: str = "schnapsen"
 ) -> Callable[[float], tuple[int, float]]:
-    env = BummerlVectorEnv("schnapsen", num_envs=num_envs, seat=seat, backend=backend, observation=observation)
+    env = BummerlVectorEnv(variant, num_envs=num_envs, seat=seat, backend=backend, observation=observation)
     noise = np.random.default_rng(0).random((64, num_envs, env.backend.action_size)).astype(np.float32)
     _, infos = env.reset(seed=1)
     masks = [infos["action_mask"]]  # the last step's mask, kept from run to run
@@ -84,18 +84,19 @@ def _vector_cell(
     return run
 
 
-def _backend_cell(num_envs: int) -> Callable[[float], tuple[int, float]]:
-    env = BummerlVectorEnv("schnapsen", num_envs=num_envs, seat="all", backend="compiled")
+def _backend_cell(num_envs: int, variant: str = "schnapsen") -> Callable[[float], tuple[int, float]]:
+    env = BummerlVectorEnv(variant, num_envs=num_envs, seat="all", backend="compiled")
     env.reset(seed=2)
     batch = env.backend
-    obs, mask = np.zeros((num_envs, 220), np.float32), np.zeros((num_envs, 71), np.int8)
+    size, actions_size = batch.observation_size, batch.action_size
+    obs, mask = np.zeros((num_envs, size), np.float32), np.zeros((num_envs, actions_size), np.int8)
     rewards, terminated, seat = (
-        np.zeros((num_envs, 2), np.float32),
+        np.zeros((num_envs, batch.players), np.float32),
         np.zeros(num_envs, np.uint8),
         np.zeros(num_envs, np.int8),
     )
     batch.reset(np.arange(num_envs, dtype=np.uint64), obs, mask, seat)
-    noise = np.random.default_rng(1).random((64, num_envs, 71)).astype(np.float32)
+    noise = np.random.default_rng(1).random((64, num_envs, actions_size)).astype(np.float32)
     actions = np.zeros(num_envs, np.int64)
 
     def run(seconds: float) -> tuple[int, float]:
@@ -144,9 +145,9 @@ def _openspiel_cell(name: str) -> Callable[[float], tuple[int, float]] | None:
     return run
 
 
-def _selfplay_cell(pure: bool) -> Callable[[float], tuple[int, float]]:
+def _selfplay_cell(pure: bool, name: str = "schnapsen") -> Callable[[float], tuple[int, float]]:
     """``bummerl selfplay --bots random,random`` (its function, without printing); ``pure``: BUMMERL_PURE=1."""
-    variant = find_variant("schnapsen")
+    variant = find_variant(name)
     batch = 100 if pure else 20_000
 
     def run(seconds: float) -> tuple[int, float]:
@@ -156,7 +157,7 @@ def _selfplay_cell(pure: bool) -> Callable[[float], tuple[int, float]]:
         try:
             start = time.process_time()
             while time.process_time() - start < seconds:
-                selfplay(variant, ["random", "random"], batch, seed)
+                selfplay(variant, ["random"] * variant.players, batch, seed)
                 games += batch
                 seed += 1
             return games, time.process_time() - start
@@ -189,42 +190,45 @@ def _baseline_cell() -> Callable[[float], tuple[int, float]] | None:
     return run
 
 
-def cells(num_envs: int) -> list[Cell]:
+def cells(num_envs: int, variants: Sequence[str] = ("schnapsen",)) -> list[Cell]:
     """Every cell of the table, in its order (a cell whose package is missing is left out)."""
     out: list[Cell] = []
-    compiled = core.core_of(find_variant("schnapsen")) is not None
-    for seat, who in (("all", "self-play"), (0, "vs random")):
+    for name in variants:
+        title = find_variant(name).title
+        compiled = core.core_of(find_variant(name)) is not None
+        for seat, who in (("all", "self-play"), (0, "vs random")):
+            for backend in ("compiled", "python") if compiled else ("python",):
+                label = f"vector, {title}, {who}, {'compiled core' if backend == 'compiled' else 'pure Python'}"
+                out.append(("steps/s", label, _vector_cell(num_envs, seat, backend, variant=name)))
         if compiled:
-            out.append(
-                ("steps/s", f"vector, Schnapsen, {who}, compiled core", _vector_cell(num_envs, seat, "compiled"))
-            )
-        out.append(("steps/s", f"vector, Schnapsen, {who}, pure Python", _vector_cell(num_envs, seat, "python")))
-    if compiled:
-        out.append(
-            (
-                "steps/s",
-                "vector, Schnapsen, self-play, information state, compiled core",
-                _vector_cell(num_envs, "all", "compiled", "information_state"),
-            )
-        )
-        out.append(("steps/s", "backend: Batch.step alone, Schnapsen, self-play", _backend_cell(num_envs)))
+            info = _vector_cell(num_envs, "all", "compiled", "information_state", variant=name)
+            out.append(("steps/s", f"vector, {title}, self-play, information state, compiled core", info))
+            out.append(("steps/s", f"backend: Batch.step alone, {title}, self-play", _backend_cell(num_envs, name)))
     for name, tensor in (("skat", "observation"), ("euchre", "information state"), ("spades", "observation")):
         run = _openspiel_cell(name)
         if run is not None:
             out.append(("steps/s", f"OpenSpiel C++ {name} from Python, {tensor}", run))
-    if compiled:
-        out.append(("games/s", "`bummerl selfplay --bots random,random`, compiled core", _selfplay_cell(False)))
-    label = "`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)"
-    out.append(("games/s", label, _selfplay_cell(True)))
+    for name in variants:
+        title = find_variant(name).title
+        if core.core_of(find_variant(name)) is not None:
+            out.append(("games/s", _selfplay_label(title, False), _selfplay_cell(False, name)))
+        out.append(("games/s", _selfplay_label(title, True), _selfplay_cell(True, name)))
     baseline = _baseline_cell()
-    if baseline is not None:
+    if baseline is not None and "schnapsen" in variants:
         out.append(("games/s", "random selfplay, Schnapsen, VU schnapsen 0.0.5", baseline))
     return out
 
 
-def measure(num_envs: int, seconds: float, repeat: int) -> list[tuple[str, str, float]]:
+def _selfplay_label(title: str, pure: bool) -> str:
+    engine = "Python engine (BUMMERL_PURE=1)" if pure else "compiled core"
+    return f"{title}, `bummerl selfplay --bots random,...`, {engine}"
+
+
+def measure(
+    num_envs: int, seconds: float, repeat: int, variants: Sequence[str] = ("schnapsen",)
+) -> list[tuple[str, str, float]]:
     """The median rate of every cell, the runs interleaved."""
-    table = cells(num_envs)
+    table = cells(num_envs, variants)
     rates: list[list[float]] = [[] for _ in table]
     enabled = gc.isenabled()
     gc.disable()
@@ -246,9 +250,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per run of a cell")
     parser.add_argument("--repeat", type=int, default=3, help="runs per cell (the median is reported)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
+    parser.add_argument("--variant", action="append", help="a variant to measure (repeatable); default: Schnapsen")
     args = parser.parse_args(argv)
     pinned = "not pinned (--no-pin)" if args.no_pin else pin_to_one_core()
-    rows = measure(args.num_envs, args.seconds, args.repeat)
+    variants = args.variant or ["schnapsen"]
+    rows = measure(args.num_envs, args.seconds, args.repeat, variants)
     print(f"{pinned}; {args.num_envs} games per vector call; median of {args.repeat} runs of {args.seconds} s CPU")
     width = max(len(label) for _, label, _ in rows)
     for group in ("steps/s", "games/s"):
@@ -258,11 +264,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, rate in base.items():
             print(f"| {label:<{width}} | {rate:>12,.0f} |")
     selfplay_rates = {label: rate for g, label, rate in rows if g == "games/s"}
-    ours = selfplay_rates.get("`bummerl selfplay --bots random,random`, compiled core")
-    pure = selfplay_rates.get("`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)")
+    ours = selfplay_rates.get(_selfplay_label("Schnapsen", False))
+    pure = selfplay_rates.get(_selfplay_label("Schnapsen", True))
     vu = selfplay_rates.get("random selfplay, Schnapsen, VU schnapsen 0.0.5")
     if vu:
         print(f"\nselfplay ÷ VU engine: compiled core {(ours or 0) / vu:,.0f}x, Python engine {(pure or 0) / vu:,.1f}x")
+    for name in variants:
+        title = find_variant(name).title
+        compiled, python = (selfplay_rates.get(_selfplay_label(title, pure)) for pure in (False, True))
+        if compiled and python:
+            print(f"{title}: selfplay, compiled core ÷ Python engine: {compiled / python:,.0f}x")
     return 0
 
 
