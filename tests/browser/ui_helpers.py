@@ -249,7 +249,7 @@ _SMALL_CONTROLS = """
   const big = (r) => r.width >= 43.5 && r.height >= 43.5;
   const out = [];
   const selector =
-    "button, a[href], select, input:not([type=hidden]), textarea, label[for], summary, [role=button], [tabindex='0']";
+    "button, a[href], select, input:not([type=hidden]), textarea, label[for], summary, [role=button]";
   for (const e of document.querySelectorAll(selector)) {
     if (!visible(e)) continue;
     const r = e.getBoundingClientRect();

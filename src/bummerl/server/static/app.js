@@ -57,14 +57,15 @@ function renderHeader() {
   const prefsBox = document.getElementById("prefs");
   const langSelect = h(
     "select",
-    { id: "lang-select", onchange: (e) => setPref("lang", e.target.value) },
+    // Named also where the header hides its labels (a phone): aria-label, the label's words.
+    { id: "lang-select", "aria-label": t("language"), onchange: (e) => setPref("lang", e.target.value) },
     h("option", { value: "de" }, "Deutsch"),
     h("option", { value: "en" }, "English"),
   );
   langSelect.value = ctx.lang;
   const facesSelect = h(
     "select",
-    { id: "faces-select", onchange: (e) => setPref("faces", e.target.value) },
+    { id: "faces-select", "aria-label": t("faces"), onchange: (e) => setPref("faces", e.target.value) },
     h("option", { value: "german" }, t("faces_german")),
     h("option", { value: "french" }, t("faces_french")),
   );
