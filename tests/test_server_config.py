@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from bummerl.commands.serve import add_parser, edge_settings, settings
-from bummerl.server.config import ENV_PREFIX, ServeSettings, SettingError, serve_settings
+from bummerl.commands.serve import add_parser, edge_settings, play_settings, settings
+from bummerl.server.config import ENV_PREFIX, ServeSettings, SettingError, check_settings, serve_settings
 
 
 def parse(*flags: str) -> argparse.Namespace:
@@ -50,6 +50,10 @@ def test_variables_fill_every_setting() -> None:
         "BUMMERL_MAX_CONNECTIONS_PER_CLIENT": "0",
         "BUMMERL_CLOCK_GRACE_SECONDS": "12.5",
         "BUMMERL_CLOCK_STRIKES": "2",
+        "BUMMERL_QUICK_MATCH_SECONDS": "0",
+        "BUMMERL_QUICK_MATCH_MAX_WAITING": "50",
+        "BUMMERL_TOURNAMENT_MOVE_SECONDS": "90",
+        "BUMMERL_TOURNAMENT_MAX_MOVE_SECONDS": "120",
     }
     s = settings(parse(), env)
     assert s == ServeSettings(
@@ -69,6 +73,10 @@ def test_variables_fill_every_setting() -> None:
         max_connections_per_client=0,
         clock_grace_seconds=12.5,
         clock_strikes=2,
+        quick_match_seconds=0,
+        quick_match_max_waiting=50,
+        tournament_move_seconds=90,
+        tournament_max_move_seconds=120,
     )
     assert set(env) == {ENV_PREFIX + f.name.upper() for f in dataclasses.fields(ServeSettings)}
 
@@ -109,6 +117,10 @@ def test_a_number_that_is_not_finite_is_refused(value: str) -> None:
         ("BUMMERL_PORT", "70000", "is not a port"),
         ("BUMMERL_PORT", "-1", "is not a port"),
         ("BUMMERL_LOG_LEVEL", "loud", "is not a log level"),
+        ("BUMMERL_QUICK_MATCH_SECONDS", "4", "is not a time per move"),
+        ("BUMMERL_QUICK_MATCH_MAX_WAITING", "0", "is not a positive whole number"),
+        ("BUMMERL_TOURNAMENT_MOVE_SECONDS", "0", "is not a time per move"),
+        ("BUMMERL_TOURNAMENT_MAX_MOVE_SECONDS", "601", "is not a time per move"),
     ],
 )
 def test_a_value_outside_its_setting_is_refused(var: str, value: str, why: str) -> None:
@@ -136,3 +148,26 @@ def test_serve_refuses_a_bad_variable_with_its_name(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "BUMMERL_PORT: 'eighty' is not a whole number" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "why"),
+    [
+        (["--quick-match-seconds", "3"], "--quick-match-seconds: 3 is not a time per move"),
+        (["--tournament-max-move-seconds", "9999"], "--tournament-max-move-seconds: 9999 is not a time per move"),
+        (["--tournament-move-seconds", "200", "--tournament-max-move-seconds", "100"], "is more than"),
+    ],
+)
+def test_a_flag_outside_its_bounds_is_refused(flags: list[str], why: str) -> None:
+    """The flags of quick match and the tournaments' clock are held to the bounds their variables are."""
+    with pytest.raises(SettingError, match=why):
+        check_settings(settings(parse(*flags), {}))
+
+
+def test_the_bounds_reach_the_app() -> None:
+    """``bummerl serve``'s flags become the quick-match and tournament settings of the app it starts."""
+    s = settings(parse("--quick-match-seconds", "0", "--tournament-move-seconds", "45"), {})
+    check_settings(s)
+    made = play_settings(s)
+    assert (made["quickmatch"].move_seconds, made["quickmatch"].max_waiting) == (0, 1000)
+    assert (made["tournaments"].move_seconds, made["tournaments"].max_move_seconds) == (45, 300)

@@ -24,6 +24,7 @@ command says so instead of failing with an import error.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
@@ -98,6 +99,26 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         help="clocked tables: moves the bot plays for a seat in one game before it takes the seat over (default 3)",
     )
+    parser.add_argument(
+        "--quick-match-seconds",
+        type=int,
+        help="quick match: seconds per move at its tables, 5 to 600, or 0 for no clock (default 30)",
+    )
+    parser.add_argument(
+        "--quick-match-max-waiting",
+        type=int,
+        help="quick match: people waiting at once, in all (default 1000)",
+    )
+    parser.add_argument(
+        "--tournament-move-seconds",
+        type=int,
+        help="tournaments: seconds per move at their tables when the organiser names none, 5 to 600 (default 60)",
+    )
+    parser.add_argument(
+        "--tournament-max-move-seconds",
+        type=int,
+        help="tournaments: the longest time per move an organiser may choose, 5 to 600 (default 300)",
+    )
 
 
 def settings(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServeSettings:
@@ -108,13 +129,27 @@ def settings(args: argparse.Namespace, environ: Mapping[str, str] | None = None)
     return serve_settings(vars(args), os.environ if environ is None else environ)
 
 
+def play_settings(s: ServeSettings) -> dict[str, Any]:
+    """The quick-match and tournament settings of the app that ``s`` starts (``ServerConfig``'s fields)."""
+    from bummerl.server.config import QuickMatchSettings, TournamentSettings  # the web extra: see run
+
+    return {
+        "quickmatch": dataclasses.replace(
+            QuickMatchSettings(), move_seconds=s.quick_match_seconds, max_waiting=s.quick_match_max_waiting
+        ),
+        "tournaments": dataclasses.replace(
+            TournamentSettings(), move_seconds=s.tournament_move_seconds, max_move_seconds=s.tournament_max_move_seconds
+        ),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; 1 when the web extra is missing, 2 for a URL that is not one."""
     try:
         import uvicorn
 
         from bummerl.server.app import create_app
-        from bummerl.server.config import ServerConfig, SettingError
+        from bummerl.server.config import ServerConfig, SettingError, check_settings
         from bummerl.server.edge import fit_file_limit, uvicorn_config
         from bummerl.server.security import normalize_origin
     except ImportError as exc:
@@ -126,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         s = settings(args)
+        check_settings(s)
     except SettingError as exc:
         return fail("serve", exc)
     edge = edge_settings(s)
@@ -145,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         lease_seconds=max(0.5, s.lease_seconds),
         clock_grace_seconds=max(0.0, s.clock_grace_seconds),
         clock_strikes=max(1, s.clock_strikes),
+        **play_settings(s),
         **edge,
     )
     if config.max_connections < s.max_connections:

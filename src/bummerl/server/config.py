@@ -44,6 +44,7 @@ __all__ = [
     "ServerConfig",
     "SettingError",
     "TournamentSettings",
+    "check_settings",
     "default_data_dir",
     "serve_settings",
 ]
@@ -265,6 +266,12 @@ class ServeSettings:
     max_connections_per_client: int = 32
     clock_grace_seconds: float = 30.0
     clock_strikes: int = 3
+    #: Quick match: seconds per move at its tables (0: no clock), and people waiting at once in all.
+    quick_match_seconds: int = 30
+    quick_match_max_waiting: int = 1000
+    #: Tournaments: the clock of their tables when the organiser names none, and the longest one allowed.
+    tournament_move_seconds: int = 60
+    tournament_max_move_seconds: int = 300
 
 
 def _boolean(text: str) -> bool:
@@ -314,8 +321,65 @@ def _log_level(text: str) -> object:
 
 #: uvicorn's log levels (its ``Config`` fails with a traceback on any other).
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _move_seconds(*, none: bool) -> Callable[[str], object]:
+    """A move clock's seconds: 5 to 600 (:mod:`bummerl.server.clock`), or 0 for no clock where ``none``."""
+
+    def parse(text: str) -> object:
+        seconds = _number(int)(text)
+        if none and seconds == 0:
+            return seconds
+        if not 5 <= seconds <= 600:  # type: ignore[operator]
+            raise ValueError("is not a time per move (5 to 600 seconds" + (", or 0 for none)" if none else ")"))
+        return seconds
+
+    return parse
+
+
+def _positive(text: str) -> object:
+    value = _number(int)(text)
+    if value < 1:  # type: ignore[operator]
+        raise ValueError("is not a positive whole number")
+    return value
+
+
 #: Settings whose values are narrower than their type.
-_FIELD_PARSERS: dict[str, Callable[[str], object]] = {"port": _port, "log_level": _log_level}
+_FIELD_PARSERS: dict[str, Callable[[str], object]] = {
+    "port": _port,
+    "log_level": _log_level,
+    "quick_match_seconds": _move_seconds(none=True),
+    "quick_match_max_waiting": _positive,
+    "tournament_move_seconds": _move_seconds(none=False),
+    "tournament_max_move_seconds": _move_seconds(none=False),
+}
+
+
+def check_settings(s: ServeSettings) -> None:
+    """:class:`SettingError` for a flag's value that its variable would not take (the flags skip the parsers),
+    or a tournament clock's default above its most.
+
+    >>> check_settings(ServeSettings(quick_match_seconds=3))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bummerl.server.config.SettingError: --quick-match-seconds: 3 is not a time per move (5 to 600 seconds, ...)
+    """
+    for name in (
+        "quick_match_seconds",
+        "quick_match_max_waiting",
+        "tournament_move_seconds",
+        "tournament_max_move_seconds",
+    ):
+        value = getattr(s, name)
+        try:
+            _FIELD_PARSERS[name](str(value))
+        except ValueError as exc:
+            raise SettingError(f"--{name.replace('_', '-')}: {value!r} {exc}") from None
+    if s.tournament_move_seconds > s.tournament_max_move_seconds:
+        raise SettingError(
+            f"--tournament-move-seconds: {s.tournament_move_seconds} is more than --tournament-max-move-seconds "
+            f"({s.tournament_max_move_seconds})"
+        )
 
 
 def _parser(annotation: object) -> Callable[[str], object]:

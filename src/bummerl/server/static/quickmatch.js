@@ -378,7 +378,11 @@ export class QuickMatchPanel {
       this.mainEl.replaceChildren(h("p", { class: "muted" }, t("connecting")));
     } else {
       this.mainEl.replaceChildren(
-        h("p", { class: "qm-intro" }, t("qm_intro", { seconds: this.choices.move_seconds || 0 })),
+        h(
+          "p",
+          { class: "qm-intro" },
+          this.choices.move_seconds ? t("qm_intro", { seconds: this.choices.move_seconds }) : t("qm_intro_no_clock"),
+        ),
         wait.ticket ? this.renderWaiting(wait.ticket) : this.renderChoice(),
       );
     }
