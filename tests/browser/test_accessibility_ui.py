@@ -1,0 +1,303 @@
+"""Accessibility (issue 24): axe-core finds no serious or critical violation on any page in either theme, every
+control is at least 44x44 px on a touch screen, and a game is played with the keyboard alone, bidding included.
+
+axe-core comes from npm (``package.json``; ``ui_helpers.axe_violations`` injects it). The pages: the lobby, the
+table of each of the six variants in the middle of a game (and, for Bauernschnapsen and Dreierschnapsen, while
+the bidding is shown), the replay of a two-player and of a table game, the history, the profile, the rules and the
+tournaments, each in the light and in the dark theme (the browser's ``prefers-color-scheme``). The seats are brought
+to their moment over the table's WebSocket (``ui_helpers.SeatDriver``); the page only shows the table.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
+pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from browser_setup import require_chromium
+from ui_helpers import (
+    AXE,
+    SeatDriver,
+    axe_violations,
+    first_legal,
+    game_over,
+    open_seat,
+    post,
+    settled,
+    small_controls,
+    wait_until,
+)
+
+require_chromium()
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+    from tests.browser.conftest import Errors, LiveServer, Shot
+
+THEMES = ("light", "dark")
+TWO_PLAYER = ("schnapsen", "schnapsen-scharf", "sechsundsechzig")
+TABLE_GAMES = ("schnorps", "bauernschnapsen", "dreierschnapsen")
+BIDDING = ("bauernschnapsen", "dreierschnapsen")
+
+
+def mid_game(states: dict[int, dict[str, Any]]) -> bool:
+    """Seat 0 to play a card with tricks on the table (or the game over, if it ended before that)."""
+    state = states[0]
+    if state["game_over"] is not None:
+        return True
+    view = state["view"]
+    tricks = view.get("tricks")
+    played = len(tricks) if isinstance(tricks, list) else int(tricks or 0)
+    return bool(state["your_turn"]) and played >= 2 and view.get("phase", "play") == "play"
+
+
+def bidding_turn(states: dict[int, dict[str, Any]]) -> bool:
+    state = states[0]
+    return state["game_over"] is not None or any(t.startswith("bid:") for t in state["legal"])
+
+
+def before_bidding(state: dict[str, Any]) -> str | None:
+    """Seat 0's way to its first bid: cut (or the first choice) before it; ``None`` when it may bid."""
+    legal: list[str] = state["legal"]
+    if any(t.startswith("bid:") for t in legal):
+        return None
+    return "pass" if "pass" in legal else legal[0]
+
+
+def table_at(base: str, variant: str, until: Callable[[dict[int, dict[str, Any]]], bool], **how: Any) -> dict[str, Any]:
+    """A table against bots, seat 0 played to where ``until`` holds in a game that is not over."""
+    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna", **how})
+    driver = SeatDriver(base, table["table_id"], {0: table["token"]})
+    choose = before_bidding if until is bidding_turn else first_legal
+    try:
+        for _ in range(20):
+            if driver.play(choose, until)[0]["game_over"] is None:
+                return table
+            driver.deal_next(0)
+    finally:
+        driver.close()
+    raise AssertionError(f"{variant}: seat 0 never got there")
+
+
+def finished(base: str, variant: str) -> str:
+    """A game of ``variant`` played to its end against bots; its id (for the replay and the history)."""
+    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna"})
+    driver = SeatDriver(base, table["table_id"], {0: table["token"]})
+    try:
+        game_id: str = driver.play(first_legal, game_over)[0]["game_over"]["game_id"]
+    finally:
+        driver.close()
+    return game_id
+
+
+@pytest.fixture(scope="module")
+def places(server: LiveServer) -> Iterator[dict[str, Any]]:
+    """The tables and games the pages show, made once for the module."""
+    yield {
+        "tables": {v: table_at(server.url, v, mid_game) for v in TWO_PLAYER + TABLE_GAMES},
+        "bidding": {v: table_at(server.url, v, bidding_turn) for v in BIDDING},
+        "replays": {v: finished(server.url, v) for v in ("schnapsen", "bauernschnapsen")},
+    }
+
+
+def themed(make: Callable[..., BrowserContext], kind: str, theme: str) -> Page:
+    """A page of a browser whose system asks for ``theme``; the app's CSP bypassed so that axe can be injected."""
+    page: Page = make(kind, color_scheme=theme, bypass_csp=True).new_page()
+    return page
+
+
+def show_table(page: Page, base: str, table: dict[str, Any], variant: str) -> None:
+    open_seat(page, base, table["table_id"], table["token"], 0, variant)
+    page.locator("button.card.playable:not([disabled]), #tg-actions button, #tg-hand .card").first.wait_for()
+
+
+def page_addresses(places: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(name, address, a selector that is there once the page is drawn) of every page that is not a table."""
+    return [
+        ("lobby", "/#/", "#start"),
+        ("replay-schnapsen", f"/#/replay/{places['replays']['schnapsen']}", "#replay-help"),
+        ("replay-bauernschnapsen", f"/#/replay/{places['replays']['bauernschnapsen']}", "#replay-help"),
+        ("history", "/#/history", "table.games tbody tr"),
+        ("profile", "/#/me", ".profile"),
+        ("rules", "/#/rules/schnapsen", ".rules-page"),
+        ("rules-table-game", "/#/rules/bauernschnapsen", ".rules-page"),
+        ("tournaments", "/#/tournaments", "#create-tournament"),
+    ]
+
+
+def check_every_page(page: Page, base: str, places: dict[str, Any], check: Callable[[Page, str], list[str]]) -> None:
+    """``check`` on every page named in the module docstring; fails with all that it found, page by page."""
+    found: dict[str, list[str]] = {}
+    for name, address, ready in page_addresses(places):
+        page.goto(base + address)
+        page.locator(ready).first.wait_for()
+        found[name] = check(page, name)
+    for variant, table in places["tables"].items():
+        show_table(page, base, table, variant)
+        found[f"table-{variant}"] = check(page, f"table-{variant}")
+    for variant, table in places["bidding"].items():
+        show_table(page, base, table, variant)
+        page.locator("#tg-actions button.bid").first.wait_for()
+        found[f"bidding-{variant}"] = check(page, f"bidding-{variant}")
+    bad = {name: what for name, what in found.items() if what}
+    assert not bad, "\n".join(f"{name}: {what}" for name, what in bad.items())
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_axe_finds_nothing_serious_on_any_page(
+    theme: str,
+    server: LiveServer,
+    places: dict[str, Any],
+    make: Callable[..., BrowserContext],
+    page_errors: Errors,
+) -> None:
+    assert AXE.exists(), "axe-core is not installed: npm install (package.json)"
+    page = themed(make, "desktop", theme)
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (theme == "dark")
+    check_every_page(page, server.url, places, lambda p, _name: axe_violations(p))
+    errors.check()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_axe_finds_nothing_serious_on_a_phone(
+    theme: str,
+    server: LiveServer,
+    places: dict[str, Any],
+    make: Callable[..., BrowserContext],
+    page_errors: Errors,
+) -> None:
+    """The same pages at 390x844 with touch: the phone's layout (the history as cards, the table games' order) has
+    its own colours and sizes."""
+    page = themed(make, "phone", theme)
+    errors = page_errors(page)
+    check_every_page(page, server.url, places, lambda p, _name: axe_violations(p))
+    errors.check()
+
+
+def test_every_control_of_every_page_is_at_least_44_px_on_a_touch_screen(
+    server: LiveServer, places: dict[str, Any], make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors
+) -> None:
+    """The lobby, the table of every variant (and the bidding), the replays, the history, the profile, the rules
+    and the tournaments on a 390x844 phone (``test_finished_table_ui`` opens the lobby's every form too)."""
+    page: Page = make("phone").new_page()
+    errors = page_errors(page)
+
+    def check(p: Page, name: str) -> list[str]:
+        assert p.evaluate("matchMedia('(pointer: coarse)').matches")
+        settled(p)
+        if name == "history":
+            shot(p, "history-phone-de")
+        return small_controls(p)
+
+    check_every_page(page, server.url, places, check)
+    errors.check()
+
+
+# ---------------------------------------------------------------------------- the keyboard alone
+def tab_to(page: Page, selector: str, limit: int = 150) -> None:
+    """Press Tab until the focus is on an element of ``selector`` (which must be reachable by Tab alone)."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focus_visible(page: Page) -> bool:
+    """Whether the focused element shows that it has the focus (an outline or a box shadow)."""
+    shown: bool = page.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement);
+                   return (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== "none"; }"""
+    )
+    return shown
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_two_player_game_is_played_with_the_keyboard_alone(
+    theme: str, server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors
+) -> None:
+    """A Schnapsen game from the lobby's form to its end: Tab and Enter for the form, the number keys (and Tab,
+    Enter) for the cards, Enter for "next game" — no mouse, no tap."""
+    page: Page = make("desktop", color_scheme=theme).new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('bummerl.pace', '0'); localStorage.setItem('bummerl.motion', 'off')")
+    page.reload()
+    page.locator("#start").wait_for()
+    tab_to(page, "#variant-schnapsen")
+    tab_to(page, "#start")
+    assert focus_visible(page), "the focused start button shows no focus"
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/#/table/**")
+    cards_played = 0
+    for _ in range(80):
+        page.wait_for_selector("button.card.in-hand.playable:not([disabled]), #result-banner, dialog[open]")
+        if page.locator("#result-banner").count():
+            break
+        if page.locator("dialog[open]").count():
+            page.keyboard.press("Enter")  # the question before going out: its focused answer
+            page.wait_for_timeout(150)
+            continue
+        settled(page)
+        if cards_played % 2 == 0:
+            # The number key of the first card that may be played (the keys shown below the hand).
+            key = page.locator("button.card.in-hand.playable:not([disabled]) .key").first.inner_text()
+            page.keyboard.press(key)
+        else:
+            tab_to(page, "button.card.in-hand.playable:not([disabled])")
+            assert focus_visible(page), "the focused card shows no focus"
+            page.keyboard.press("Enter")
+        cards_played += 1
+        page.wait_for_timeout(150)
+    page.locator("#result-banner").wait_for()
+    assert cards_played >= 3, cards_played
+    if theme == "dark":
+        shot(page, "dark-table-de")
+    tab_to(page, "[data-action='next_game']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("button.card.in-hand.playable:not([disabled]), [data-action='next_game']")
+    errors.check()
+
+
+def test_bauernschnapsen_is_bid_and_played_with_the_keyboard_alone(
+    server: LiveServer, make: Callable[..., BrowserContext], page_errors: Errors
+) -> None:
+    """Seat 0 bids (a bid button reached by Tab, pressed with Enter), then takes whatever its turn offers (a button
+    of the bidding, a card) by Tab and Enter until the game is over."""
+    table = table_at(server.url, "bauernschnapsen", bidding_turn)
+    page: Page = make("desktop").new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('bummerl.pace', '0'); localStorage.setItem('bummerl.motion', 'off')")
+    show_table(page, server.url, table, "bauernschnapsen")
+    page.locator("#tg-actions button.bid").first.wait_for()
+    log_before = page.locator(".tg-log li").count()
+    tab_to(page, "#tg-actions button.bid")
+    assert focus_visible(page), "the focused bid button shows no focus"
+    bid = page.evaluate("document.activeElement.textContent")
+    page.keyboard.press("Enter")
+    wait_until(page, lambda: page.locator(".tg-log li").count() > log_before, "the bid in the log")
+    assert "Ansagen" in bid, bid
+    cards = 0
+    for _ in range(200):
+        if page.locator("#tg-over").count():
+            break
+        target = "#tg-actions button:not([disabled]), #tg-hand button.card.playable:not([disabled])"
+        if not page.locator(target).count():
+            page.wait_for_timeout(100)
+            continue
+        settled(page)
+        tab_to(page, target)
+        cards += page.evaluate("document.activeElement.matches('button.card')")
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(200)
+    page.locator("#tg-over").wait_for(timeout=30000)
+    # A bid the bots beat ends the game within a trick or two: at least one card was played by the keyboard.
+    assert cards >= 1, cards
+    errors.check()
