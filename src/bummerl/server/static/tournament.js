@@ -1,9 +1,10 @@
 // Tournaments (docs/web-tournaments.md), a route of the page (app.js):
-//   #/tournaments                   a new tournament of any variant; the tournaments this browser takes part in
+//   #/tournaments                   a new tournament of any variant; the tournaments this browser takes part in;
+//                                   the server's tournaments (GET /api/tournaments)
 //   #/tournaments/join/CODE         take part (the code stays in the fragment: no server ever sees it)
 //   #/tournaments/ID                one tournament: the invitation (its organiser), the participants, your table,
 //                                   the rounds with their tables and results, the standings; asked for again
-//                                   every 2.5 s until it is finished
+//                                   every 2.5 s until it is finished or cancelled; its organiser may cancel it
 //
 // The page decides nothing: who plays whom, who won and the standings are the server's
 // (GET /api/tournaments/ID). A participant's token is also their seat token at each of their tables: "open table"
@@ -17,6 +18,11 @@ import { botName, h, variantTitle } from "./render.js";
 const POLL_MS = 2500;
 const FORMATS = ["swiss", "round-robin", "knock-out"];
 const UNITS = ["game", "bummerl"];
+// The move clocks a new tournament offers (seconds, or "none": no clock, and so no forfeit); the server holds them
+// to its own bounds (--tournament-max-move-seconds).
+const CLOCKS = ["30", "60", "120", "300", "none"];
+/** A tournament that changes no more. */
+const ended = (status) => status === "finished" || status === "cancelled";
 
 /** What this browser holds of each tournament: the organiser's token, the participant's token and number. */
 const mine = {
@@ -67,7 +73,8 @@ class NewPage {
     this.variants = null;
     this.error = null;
     this.busy = false;
-    this.form = { name: "", variant: "schnapsen", format: "swiss", unit: "game", rounds: "", max: "16" };
+    this.form = { name: "", variant: "schnapsen", format: "swiss", unit: "game", rounds: "", max: "16", clock: "60" };
+    this.listed = null; // GET /api/tournaments
     this.load();
     this.render();
   }
@@ -77,6 +84,11 @@ class NewPage {
       this.variants = (await api("GET", "/api/variants")).data;
     } catch (err) {
       this.error = t("error", { message: err.message });
+    }
+    try {
+      this.listed = (await api("GET", "/api/tournaments?limit=20")).data;
+    } catch {
+      this.listed = null; // the list is a courtesy: a new tournament is made without it
     }
     this.render();
   }
@@ -88,6 +100,7 @@ class NewPage {
     const body = { name: f.name.trim() || t("tn_default_name"), variant: f.variant, format: f.format, unit: f.unit };
     if (f.max !== "") body.max_players = Number(f.max);
     if (f.format === "swiss" && f.rounds !== "") body.rounds = Number(f.rounds);
+    body.move_seconds = f.clock === "none" ? null : Number(f.clock);
     const data = await pageRequest(this, "POST", "/api/tournaments", body, { describe: errorText });
     if (!data) return;
     mine.save(data.id, {
@@ -158,7 +171,13 @@ class NewPage {
           ),
         );
       }
+      const clock = h("select", { id: "tournament-clock", onchange: (e) => (f.clock = e.target.value) });
+      for (const c of CLOCKS) {
+        clock.append(h("option", { value: c }, c === "none" ? t("tn_clock_none") : clockText(Number(c))));
+      }
+      clock.value = f.clock;
       form.append(
+        field("tournament-clock", t("tn_clock"), clock),
         field(
           "tournament-max",
           t("tn_max_players"),
@@ -186,8 +205,50 @@ class NewPage {
         list.append(h("li", {}, h("a", { href: `#/tournaments/${id}` }, s.name || id)));
       section.append(h("section", { class: "panel" }, h("h2", {}, t("tn_yours")), list));
     }
+    section.append(this.renderList());
     this.el.replaceChildren(section);
   }
+
+  /** The server's tournaments, newest first: what a stranger may look at (no code, no participant's name). */
+  renderList() {
+    const box = h("section", { class: "panel", id: "tournament-list" }, h("h2", {}, t("tn_list_heading")));
+    const found = (this.listed && this.listed.tournaments) || [];
+    if (!found.length) {
+      box.append(h("p", { class: "muted" }, this.listed ? t("tn_list_none") : t("connecting")));
+      return box;
+    }
+    const list = h("ul", { class: "table-list tn-list" });
+    for (const x of found) {
+      const facts = [
+        variantTitle(x.variant, this.variants, x.title),
+        listStatus(x),
+        t("tn_list_players", { n: x.players, max: x.max_players }),
+      ];
+      if (x.move_seconds) facts.push(t("table_clock", { seconds: x.move_seconds }));
+      list.append(
+        h(
+          "li",
+          { dataset: { status: x.status } },
+          h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name),
+          h("small", { class: "muted" }, ` ${facts.join(" · ")}`),
+        ),
+      );
+    }
+    box.append(list);
+    return box;
+  }
+}
+
+/** A move clock in words: "30 s", "2 min". */
+function clockText(seconds) {
+  return seconds % 60 === 0 ? t("tn_clock_minutes", { n: seconds / 60 }) : t("table_clock", { seconds });
+}
+
+/** A listed tournament's state: open, its round, finished with its winner, cancelled. */
+function listStatus(x) {
+  if (x.status === "running") return t("tn_status_running", { round: x.round, total: x.planned_rounds });
+  if (x.status === "finished" && x.winner) return t("tn_list_won", { name: x.winner });
+  return t(`tn_status_${x.status}`);
 }
 
 // ------------------------------------------------------------------ taking part by the invitation
@@ -251,7 +312,7 @@ class TournamentPage {
       this.render();
       return;
     }
-    if (!this.data || this.data.status !== "finished") this.timer = setTimeout(() => this.load(), POLL_MS);
+    if (!this.data || !ended(this.data.status)) this.timer = setTimeout(() => this.load(), POLL_MS);
     this.render();
   }
 
@@ -268,6 +329,18 @@ class TournamentPage {
       this.stored.organiser_token,
     );
     if (started) this.load();
+  }
+
+  /** The organiser ends the tournament without a winner, after a question (it cannot be undone). */
+  async cancel() {
+    if (!window.confirm(t("tn_cancel_confirm"))) return;
+    const done = await this.act(
+      "POST",
+      `/api/tournaments/${encodeURIComponent(this.id)}/cancel`,
+      {},
+      this.stored.organiser_token,
+    );
+    if (done) this.load();
   }
 
   async addBot() {
@@ -329,6 +402,7 @@ class TournamentPage {
   statusText(d) {
     if (d.status === "open") return t("tn_status_open");
     if (d.status === "finished") return t("tn_status_finished");
+    if (d.status === "cancelled") return t("tn_status_cancelled");
     return t("tn_status_running", { round: d.round, total: d.planned_rounds });
   }
 
@@ -467,6 +541,7 @@ class TournamentPage {
                   },
                   this.who(s.name, s.kind, s.bot, s.player),
                   s.winner ? ` · ${t("tn_won")}` : "",
+                  s.forfeited ? ` · ${t("tn_forfeited")}` : "",
                   s.score !== null && s.score !== undefined ? ` (${formatNumber(s.score)})` : "",
                 ),
               ),
@@ -539,6 +614,7 @@ class TournamentPage {
       variantTitle(d.variant, this.variants),
       t(`tn_format_${d.format}`),
       t(`tn_unit_${d.unit}`),
+      d.move_seconds ? t("table_clock", { seconds: d.move_seconds }) : t("tn_clock_none"),
       this.statusText(d),
     ];
     add(
@@ -556,6 +632,9 @@ class TournamentPage {
       section.append(
         h("p", { class: "panel winner", id: "tournament-winner" }, t("tn_winner", { name: w ? w.name : "" })),
       );
+    }
+    if (d.status === "cancelled") {
+      section.append(h("p", { class: "notice", id: "tournament-cancelled" }, t("tn_cancelled_notice")));
     }
     add(section, this.renderYourTable(d));
     if (d.status === "open") {
@@ -575,6 +654,21 @@ class TournamentPage {
     );
     if (d.rounds.length) section.append(this.renderRounds(d));
     if (d.status !== "open") section.append(this.renderStandings(d));
+    if (this.stored.organiser_token && !ended(d.status)) {
+      // Last on the page, away from "start": a cancel cannot be undone.
+      section.append(
+        h(
+          "section",
+          { class: "panel tn-cancel" },
+          h("p", { class: "muted" }, t("tn_cancel_help")),
+          h(
+            "button",
+            { type: "button", id: "cancel-tournament", disabled: this.busy, onclick: () => this.cancel() },
+            t("tn_cancel"),
+          ),
+        ),
+      );
+    }
     this.el.replaceChildren(section);
   }
 
