@@ -60,6 +60,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+from unittest import mock
 
 from bummerl.actions import Action, ActionKind
 from bummerl.arena import selfplay
@@ -282,9 +283,12 @@ def _bummerl_selfplay(variant: TwoPlayerVariant, clock: Clock) -> Step:
     """``bummerl selfplay --bots random,random`` without its printing: the run's seed is ``first``."""
 
     def step(first: int, count: int) -> tuple[int, int, float]:
-        start = clock()
-        selfplay(variant, ["random", "random"], count, first)
-        return count, 0, clock() - start
+        # BUMMERL_PURE=1: with random bots in every seat selfplay would let the compiled core play (bummerl.core),
+        # and this cell measures the bot-facing path of the engine; bench/vector.py measures the core's.
+        with mock.patch.dict(os.environ, {"BUMMERL_PURE": "1"}):
+            start = clock()
+            selfplay(variant, ["random", "random"], count, first)
+            return count, 0, clock() - start
 
     return step
 

@@ -42,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
@@ -152,20 +153,13 @@ def _selfplay_cell(pure: bool, name: str = "schnapsen") -> Callable[[float], tup
 
     def run(seconds: float) -> tuple[int, float]:
         games, seed = 0, 0
-        before = os.environ.get(core.PURE_VARIABLE)
-        os.environ[core.PURE_VARIABLE] = "1" if pure else ""
-        try:
+        with mock.patch.dict(os.environ, {core.PURE_VARIABLE: "1" if pure else ""}):
             start = time.process_time()
             while time.process_time() - start < seconds:
                 selfplay(variant, ["random"] * variant.players, batch, seed)
                 games += batch
                 seed += 1
             return games, time.process_time() - start
-        finally:
-            if before is None:
-                del os.environ[core.PURE_VARIABLE]
-            else:
-                os.environ[core.PURE_VARIABLE] = before
 
     return run
 
