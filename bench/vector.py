@@ -258,8 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, rate in base.items():
             print(f"| {label:<{width}} | {rate:>12,.0f} |")
     selfplay_rates = {label: rate for g, label, rate in rows if g == "games/s"}
-    ours = selfplay_rates.get(_selfplay_label("Schnapsen", False))
-    pure = selfplay_rates.get(_selfplay_label("Schnapsen", True))
+    schnapsen = find_variant("schnapsen").title
+    ours = selfplay_rates.get(_selfplay_label(schnapsen, False))
+    pure = selfplay_rates.get(_selfplay_label(schnapsen, True))
     vu = selfplay_rates.get("random selfplay, Schnapsen, VU schnapsen 0.0.5")
     if vu:
         print(f"\nselfplay ÷ VU engine: compiled core {(ours or 0) / vu:,.0f}x, Python engine {(pure or 0) / vu:,.1f}x")
