@@ -25,10 +25,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from test_server_tournaments import FAST, bearer, join, make_app, organise, play_seat, start, state, wait_for
-
 from bummerl.server.routes.deps import app_parts
 from bummerl.server.tournament_rounds import Outcome, forfeit
+from test_server_tournaments import FAST, bearer, join, make_app, organise, play_seat, start, state, wait_for
 
 
 @pytest.fixture()

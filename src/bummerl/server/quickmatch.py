@@ -281,7 +281,9 @@ class Matchmaker:
         return ticket
 
     def find(self, ticket_id: str) -> Ticket:
-        """The ticket, seen now (it lives on); ``404 unknown_ticket`` for one that is not (any more) here."""
+        """The ticket, seen now (a waiting one lives on; a seated one lives ``ticket_seconds`` from its seating
+        however often it is asked for: its holder has been told); ``404 unknown_ticket`` for one that is not
+        (any more) here."""
         self.expire()
         ticket = self.tickets.get(ticket_id)
         if ticket is None:
@@ -291,7 +293,8 @@ class Matchmaker:
                 f"{self.settings.ticket_seconds:.0f} s; ask again",
                 status=404,
             )
-        ticket.seen = self.clock()
+        if ticket.state != "seated":
+            ticket.seen = self.clock()
         return ticket
 
     def cancel(self, ticket_id: str) -> Ticket:
