@@ -87,11 +87,11 @@ def test_a_silent_player_is_moved_for_and_after_two_timeouts_the_game_counts_as_
             return page.locator(".seat-bottom .clock-badge.mine").count() > 0
 
         wait_until(page, anna_on_the_clock, "Anna's countdown")
-        assert re.search(r"0:0[1-5]", page.locator(".seat-bottom .clock-badge .clock-time").inner_text())
+        # One countdown on the table, at the seat whose move it is (a machine under load may already show 0:00).
+        assert page.locator(".clock-badge").count() == 1
+        assert re.search(r"0:0[0-5]", page.locator(".seat-bottom .clock-badge .clock-time").inner_text())
         settled(page)
         shot(page, "clock-de")
-        # Nobody else sees "mine": the countdown stands at Anna's seat for Bert and spectators too (the state).
-        assert page.locator(".seat-top .clock-badge").count() == 0
 
         def log_says(text: str) -> Callable[[], bool]:
             def check() -> bool:
@@ -125,7 +125,7 @@ def test_a_silent_player_is_moved_for_and_after_two_timeouts_the_game_counts_as_
 
 
 def test_a_phrase_from_one_phone_shows_at_the_others_table_and_the_countdown_on_both(
-    clock_server: LiveServer, make: Callable[..., BrowserContext], page_errors: Errors
+    clock_server: LiveServer, make: Callable[..., BrowserContext], shot: Shot, page_errors: Errors
 ) -> None:
     """Two phones (390x844, touch) at one clocked table: both see the countdown; Anna taps "Sagen" and "Gut
     gespielt!", and Bert's table shows it in a bubble at Anna's seat and in the log; every control is 44x44 px."""
@@ -141,16 +141,16 @@ def test_a_phrase_from_one_phone_shows_at_the_others_table_and_the_countdown_on_
     anna.locator(".phrase-toggle").tap()
     anna.locator(".phrase-menu").wait_for()
     assert no_sideways_scroll(anna) == 0
+    shot(anna, "phrase-menu-phone-de")
     sizes = target_size(anna, ".phrase-toggle, .phrase-item")
     assert len(sizes) == 16 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
     anna.locator('.phrase-item[data-phrase="well_played"]').tap()
-    bubble = bert.locator('.seat-top .phrase-bubble[data-phrase="well_played"]')
-    bubble.wait_for()
-    assert bubble.inner_text() == "Gut gespielt!"
-    wait_until(bert, lambda: "Anna: Gut gespielt!" in log_text(bert), "the phrase in Bert's log")
-    # Anna sees her own words at her own seat; the menu closed after the choice.
+    # Anna sees her own words at her own seat, Bert at hers (each bubble stands 4 s); the menu closed after the choice.
     anna.locator('.seat-bottom .phrase-bubble[data-phrase="well_played"]').wait_for()
     assert anna.locator(".phrase-menu").count() == 0
+    bert.locator('.seat-top .phrase-bubble[data-phrase="well_played"]:has-text("Gut gespielt!")').wait_for()
+    shot(bert, "phrase-bubble-phone-de")
+    wait_until(bert, lambda: "Anna: Gut gespielt!" in log_text(bert), "the phrase in Bert's log")
     # An emote too, and the bubble goes again after a few seconds.
     bert.locator(".phrase-toggle").tap()
     bert.locator('.phrase-item[data-phrase="clap"]').tap()

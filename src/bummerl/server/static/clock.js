@@ -72,18 +72,11 @@ export class TableClock {
     return remainingMs(this.clock, this.receivedAt, performance.now());
   }
 
-  /** The table seat a drawn `.seat` element stands for (its `data-seat` is a game seat in a Schnorps round). */
-  tableSeat(el) {
-    const seat = Number(el.dataset.seat);
-    const round = this.page.round;
-    return round ? (round.players || [])[seat] : seat;
-  }
-
   /** Put the countdown at the seat on the clock (after every drawing of the table). */
   decorate(root) {
     if (!this.clock || !root) return;
     for (const el of root.querySelectorAll(".seat[data-seat]")) {
-      if (this.tableSeat(el) !== this.clock.seat) continue;
+      if (this.page.tableSeatOf(el) !== this.clock.seat) continue;
       const label = el.querySelector(".seat-name");
       if (label) label.append(" ", this.badge());
     }

@@ -104,25 +104,20 @@ export class TablePhrases {
     this.page.render();
   }
 
-  /** The table seat a drawn `.seat` element stands for (its `data-seat` is a game seat in a Schnorps round). */
-  tableSeat(el) {
-    const seat = Number(el.dataset.seat);
-    const round = this.page.round;
-    return round ? (round.players || [])[seat] : seat;
-  }
-
-  /** After every drawing: a bubble at each seat that just said something, the button at the own seat. */
+  /** After every drawing: a bubble beside the name of each seat that just said something, the button at one's own. */
   decorate(root) {
     if (!root || !this.page.state) return;
     const now = Date.now();
     const seatsDrawn = [...root.querySelectorAll(".seat[data-seat]")];
     for (const el of seatsDrawn) {
-      const said = this.bubbles.get(this.tableSeat(el));
-      if (!said || said.until <= now) continue;
-      el.classList.add("has-bubble");
-      el.append(
+      const said = this.bubbles.get(this.page.tableSeatOf(el));
+      const label = el.querySelector(".seat-name");
+      if (!said || said.until <= now || !label) continue;
+      // In the seat's name line: it covers no card, name or countdown, and never reaches past a phone's edge.
+      label.append(
+        " ",
         h(
-          "div",
+          "span",
           { class: `phrase-bubble${said.emote ? " emote" : ""}`, dataset: { phrase: said.id } },
           said.emote ? h("span", { class: "phrase-emoji", "aria-hidden": "true" }, said.emote) : null,
           h("span", { class: said.emote ? "phrase-words" : "" }, t(`phrase.${said.id}`)),
@@ -132,7 +127,7 @@ export class TablePhrases {
     const me = this.page.participant;
     if (me === null || !this.list.length) return;
     const tools = this.tools();
-    const own = seatsDrawn.find((el) => this.tableSeat(el) === me);
+    const own = seatsDrawn.find((el) => this.page.tableSeatOf(el) === me);
     const label = own && own.querySelector(".seat-name");
     if (label) label.after(tools);
     else (root.firstElementChild || root).append(tools);

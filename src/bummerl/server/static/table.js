@@ -345,6 +345,12 @@ export class TablePage {
     return this.seatName(this.round ? (this.round.players || [])[seat] : seat);
   }
 
+  /** The table seat of a drawn `.seat` element (its `data-seat` is a game seat, which in a round is not the table's). */
+  tableSeatOf(el) {
+    const seat = Number(el.dataset.seat);
+    return this.round ? (this.round.players || [])[seat] : seat;
+  }
+
   /** Table seat `p` as the log's sentences take a person: `{ you, name }`. */
   tablePerson(p) {
     return { you: p !== null && p === this.participant, name: this.seatName(p) };
