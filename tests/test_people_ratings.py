@@ -387,3 +387,25 @@ def test_a_result_as_the_server_stores_it_is_read(world: World) -> None:
         )
     assert "match" not in stored
     assert world.ratings.rate_table_of(game) == 1 and world.rating("Bert").won == 1
+
+
+def test_one_pair_is_rated_a_limited_number_of_games_a_day(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/security.md, "Ratings": one person with two accounts who gets paired with themself cannot lift one of
+    them game after game; the limit counts the last 24 hours and pairs that one game put apart."""
+    monkeypatch.setattr(people_ratings, "PAIR_GAMES_PER_DAY", 3)
+    world.table("t", "schnapsen", ["Anna", "Bert"])
+    games = [world.game("t", won(0), game_no=i) for i in range(4)]
+    world.ratings.rate_table_of(games[-1])
+    assert [world.ratings.decisions([g])[g] for g in games] == ["rated"] * 3 + ["pair_limit"]
+    assert world.rating("Anna").games == 3
+    world.table("u", "schnapsen", ["Anna", "Cleo"])  # another opponent is rated as ever
+    assert world.ratings.rate_table_of(world.game("u", won(0))) == 1
+    # Bauernschnapsen: Anna and Bert on opposite sides count against the same pair; as partners they do not.
+    world.table("b", "bauernschnapsen", ["Anna", "Dora", "Bert", "Emil"])  # Anna and Bert partners (seats 0, 2)
+    bauer = {"contract": "normal", "declarer": 0, "winners": [0, 2], "points": 2, "reason": "x"}
+    assert world.ratings.rate_table_of(world.game("b", bauer)) == 1
+    world.table("c", "bauernschnapsen", ["Anna", "Bert", "Dora", "Emil"])  # Anna against Bert
+    assert world.ratings.rate_table_of(world.game("c", bauer)) == 0
+    with world.repo.engine.begin() as db:  # a day later
+        db.execute(text("UPDATE bummerl_rated_games SET rated_at = '2000-01-01T00:00:00.000Z'"))
+    assert world.ratings.rate_table_of(world.game("t", won(1), game_no=4)) == 1

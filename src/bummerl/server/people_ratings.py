@@ -27,8 +27,9 @@ players the server paired, a quick match; never a practice table, whose deals
 come from a seed a player chose, nor a friend's table, where one person with two
 devices can pick the opponent: docs/security.md, "Ratings"); no seat was a bot
 when the table was made; every seat that played is held by a player
-(``bummerl_player_seats``), each by a different one; and the result names a
-winner or an abandoned seat.
+(``bummerl_player_seats``), each by a different one; the result names a
+winner or an abandoned seat; and no two players it puts apart have had
+:data:`PAIR_GAMES_PER_DAY` rated games together in the last 24 hours.
 
 **How a result ranks.**  The winners (a seat, or a partnership's seats) rank
 first, the others second; a seat that abandoned ranks last, apart from its
@@ -64,6 +65,7 @@ Standing(teams=((1,), (0, 2), (3,)), ranks=(0, 1, 2), outcomes=((0, 'lost'), (1,
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import logging
 import time
@@ -73,7 +75,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from bummerl.errors import UnknownVariantError
 from bummerl.server.players import _PlayerRow, _PlayerSeatRow
@@ -96,6 +98,7 @@ __all__ = [
     "MAX_LIMIT",
     "MAX_OFFSET",
     "MIN_GAMES",
+    "PAIR_GAMES_PER_DAY",
     "Board",
     "BoardRow",
     "PeopleRatings",
@@ -118,6 +121,8 @@ MIN_GAMES = 10
 #: The longest page of a leaderboard, and the deepest offset (a page is an index scan from the top).
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
+#: Rated games of one pair of players (one above the other) in 24 hours; more between them rate nothing that day.
+PAIR_GAMES_PER_DAY = 10
 #: Games one catch-up pass reads at a time.
 CATCH_UP_BATCH = 200
 #: Tries of one game's transaction when another writer raced for the same new rating row or SQLite's lock.
@@ -394,7 +399,30 @@ class PeopleRatings:
         players = {seat: held[seat] for seat in placed if seat in held}
         if len(players) < len(placed) or len(set(players.values())) < len(placed):
             return "no_player", None  # a seat nobody's player holds (a page without a key), or one player twice
+        if self._pair_limit_reached(s, standing, players):
+            return "pair_limit", None
         return "rated", (standing, players)
+
+    def _pair_limit_reached(self, s: Session, standing: Standing, players: dict[int, str]) -> bool:
+        """Whether two players this game puts apart (one above the other) have had :data:`PAIR_GAMES_PER_DAY`
+        rated games together in the last 24 hours: a person with two accounts who got paired with themself cannot
+        lift one of them game after game (docs/security.md, "Ratings")."""
+        rank = {seat: r for team, r in zip(standing.teams, standing.ranks, strict=True) for seat in team}
+        pairs = {tuple(sorted((players[a], players[b]))) for a in players for b in players if rank[a] < rank[b]}
+        since = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).isoformat(timespec="milliseconds")
+        since = since.replace("+00:00", "Z")
+        mine, theirs = aliased(_RatingChangeRow), aliased(_RatingChangeRow)
+        for first, second in sorted(pairs):
+            together = s.scalar(
+                select(func.count())
+                .select_from(mine)
+                .join(theirs, theirs.game_id == mine.game_id)
+                .join(_RatedGameRow, _RatedGameRow.game_id == mine.game_id)
+                .where(mine.player_id == first, theirs.player_id == second, _RatedGameRow.rated_at >= since)
+            )
+            if (together or 0) >= PAIR_GAMES_PER_DAY:
+                return True
+        return False
 
     def _apply(self, s: Session, game_id: int, variant: str, standing: Standing, players: dict[int, str]) -> None:
         ids = sorted(set(players.values()))
