@@ -243,15 +243,25 @@ _DECK_RANKS = {
 
 
 def deck(size: int) -> tuple[Card, ...]:
-    """The ordered pack of 20, 24 or 32 cards (suits H, D, C, S; ranks high to low)."""
+    """The ordered pack of 20, 24 or 32 cards (suits H, D, C, S; ranks high to low), or a research pack.
+
+    The research packs of 8, 10 and 12 cards (:mod:`bummerl.variants.research`) hold two suits, Hearts and
+    Diamonds, of the four, five or six highest ranks of Sechsundsechzig's pack.
+
+    >>> format_cards(deck(8))
+    'AhThKhQhAdTdKdQd'
+    """
     try:
         return _DECKS[size]
     except (KeyError, TypeError):
-        raise ValueError(f"no Schnapsen pack has {size} cards: expected 20, 24 or 32") from None
+        raise ValueError(f"no Schnapsen pack has {size} cards: expected 20, 24 or 32 (or 8, 10, 12)") from None
 
 
 #: The packs, built once (tuples: safe to share).
 _DECKS: dict[int, tuple[Card, ...]] = {n: tuple(Card(s, r) for s in Suit for r in rs) for n, rs in _DECK_RANKS.items()}
+_DECKS.update(
+    {2 * k: tuple(Card(s, r) for s in (Suit.HEARTS, Suit.DIAMONDS) for r in _DECK_RANKS[24][:k]) for k in (4, 5, 6)}
+)
 
 
 def marriage_value(suit: Suit | int, trump: Suit | int | None) -> int:

@@ -47,7 +47,7 @@ from bummerl.errors import BummerlError, PositionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
 from bummerl.events import Trick as TrickEvent
 from bummerl.position import TwoPlayerPosition
-from bummerl.rules.going_out import GOING_OUT, counted_augen
+from bummerl.rules.going_out import counted_augen
 from bummerl.rules.talon import (
     LEAD_KINDS,
     follow_actions,
@@ -423,7 +423,7 @@ class TwoPlayerGame(Game):
         if kind is ActionKind.MARRIAGE:
             card: Card = action.card  # type: ignore[assignment]
             shown = self._announce(p, card.suit)
-            if self.variant.auto_declare and self.tricks_won[p] and self.augen(p) >= GOING_OUT:
+            if self.variant.auto_declare and self.tricks_won[p] and self.augen(p) >= self.variant.target:
                 # The marriage brought 66: the game ends before the card is led.
                 return (shown, Declare(p), self._finish_declaration(p))
             return (shown, *self._play(p, card))
@@ -524,7 +524,7 @@ class TwoPlayerGame(Game):
                 self.trick_augen[winner] += v.last_trick_bonus
             result = self.result = v.score_end_of_cards(self, winner)
             return (*events, GameEnd(result))
-        if v.auto_declare and self.augen(winner) >= GOING_OUT:
+        if v.auto_declare and self.augen(winner) >= v.target:
             return (*events, Declare(winner), self._finish_declaration(winner))
         return events
 

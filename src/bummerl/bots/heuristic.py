@@ -134,12 +134,12 @@ class HeuristicBot:
         kinds = {a.kind for a in legal}
         has_trick = view.tricks_won[me] > 0
         if mine is not None and ActionKind.DECLARE in kinds:
-            if mine >= 66 and Action.declare() in legal:
+            if mine >= view.variant.target and Action.declare() in legal:
                 return Action.declare()
             # A marriage that reaches 66 ends the game before its card is played.
             for a in sorted(_declare_marriages(legal), key=lambda a: a.suit != trump):
                 assert a.suit is not None
-                if has_trick and mine + marriage_value(a.suit, trump) >= 66:
+                if has_trick and mine + marriage_value(a.suit, trump) >= view.variant.target:
                     return a
         plays = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
         strict = view.closed_by is not None or view.talon_size == 0
@@ -147,7 +147,7 @@ class HeuristicBot:
         # A sure trick that reaches 66 wins the game at the next turn.
         if mine is not None and sure:
             best = max(sure, key=lambda c: (c.augen, c.index))
-            if mine + _uncounted_marriages(view) + best.augen + _lowest_augen(view) >= 66:
+            if mine + _uncounted_marriages(view) + best.augen + _lowest_augen(view) >= view.variant.target:
                 return Action.play(best)
         if ActionKind.EXCHANGE in kinds:
             return Action.exchange()
@@ -189,7 +189,7 @@ class HeuristicBot:
         floor = _lowest_augen(view)
         for c in _sure_sequence(view, plays):
             estimate += c.augen + floor
-        return estimate >= 66
+        return estimate >= v.target
 
     # ---------------------------------------------------------------- following
     def _follow(self, view: PlayerView, legal: list[Action]) -> Action:
@@ -204,7 +204,7 @@ class HeuristicBot:
         if cheapest_winner is not None and mine is not None:
             # Winning this trick reaches 66 (a first trick also makes marriages count).
             gain = lead.augen + cheapest_winner.augen + _uncounted_marriages(view)
-            if mine + gain >= 66:
+            if mine + gain >= view.variant.target:
                 return Action.play(cheapest_winner)
         strict = view.closed_by is not None or view.talon_size == 0
         if strict:

@@ -93,7 +93,7 @@ from bummerl.rl.worlds import Chance, deal_chances, resample_table, resample_two
 from bummerl.rng import SplitMix64
 from bummerl.table_game import TableGame
 from bummerl.two_player import TwoPlayerGame
-from bummerl.variants import VARIANTS, TableVariant, Variant, find_variant
+from bummerl.variants import RESEARCH_VARIANTS, VARIANTS, TableVariant, Variant, find_variant
 from bummerl.variants.two_player import marken
 from bummerl.view import PlayerView, TableView, View
 from bummerl.view_json import view_to_json
@@ -110,8 +110,25 @@ __all__ = [
 
 #: The short name the game is registered under.
 GAME_NAME = "python_bummerl"
-#: Every option of the six variants with its default (the variants that have an option agree on it).
-_OPTION_DEFAULTS: dict[str, Any] = {k: getattr(v, k) for v in VARIANTS for k in v.OPTIONS}
+
+
+def _option_defaults() -> dict[str, Any]:
+    """Every option of the variants with its default; 0 (the variant's own) for a number the variants set
+    apart (``close_min_facedown``: 1 in ``mini8``), so that a parameter given is told from one left out."""
+    values: dict[str, set[Any]] = {}
+    for v in (*VARIANTS, *RESEARCH_VARIANTS):
+        for k in v.OPTIONS:
+            values.setdefault(k, set()).add(getattr(v, k))
+    out: dict[str, Any] = {}
+    for k, seen in values.items():
+        (first,) = seen if len(seen) == 1 else (0,)
+        assert len(seen) == 1 or all(type(x) is int for x in seen), k  # bools and texts must agree
+        out[k] = first
+    return out
+
+
+#: Every option of the variants with its parameter's default (see :func:`_option_defaults`).
+_OPTION_DEFAULTS: dict[str, Any] = _option_defaults()
 _PARAMETERS: dict[str, Any] = {"variant": "schnapsen", "options": "", "dealer": -1, **_OPTION_DEFAULTS}
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)

@@ -15,7 +15,8 @@ bummerl.errors.UnknownVariantError: Bauernschnapsen is not a two-player variant
 A variant is a frozen :class:`~bummerl.variants.base.Variant`: the two-player
 ones are :class:`TwoPlayerVariant` (scoring hooks), the table games
 :class:`TableVariant` (contracts).  ``X.find(name)`` finds only variants of the
-class ``X``, for code that plays one family.
+class ``X``, for code that plays one family.  The research variants ``mini8``, ``mini10`` and ``mini12``
+(:mod:`bummerl.variants.research`) are found by name too, but only :data:`RESEARCH_VARIANTS` lists them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from bummerl.variants.base import Variant, find_variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN, TableVariant
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
+from bummerl.variants.research import MINI8, MINI10, MINI12, RESEARCH_VARIANTS, MiniVariant
 from bummerl.variants.two_player import (
     SCHARF,
     SCHNAPSEN,
@@ -38,6 +40,10 @@ from bummerl.variants.two_player import (
 __all__ = [
     "BAUERNSCHNAPSEN",
     "DREIERSCHNAPSEN",
+    "MINI8",
+    "MINI10",
+    "MINI12",
+    "RESEARCH_VARIANTS",
     "SCHARF",
     "SCHNAPSEN",
     "SCHNORPS",
@@ -47,6 +53,7 @@ __all__ = [
     "VARIANTS",
     "EndReason",
     "GameResult",
+    "MiniVariant",
     "TableVariant",
     "TwoPlayerVariant",
     "Variant",
@@ -54,7 +61,8 @@ __all__ = [
     "find_variant",
 ]
 
-#: Every built-in variant, the default first.
+#: Every variant people play, the default first (the research variants, :data:`RESEARCH_VARIANTS`, are not here:
+#: :mod:`bummerl.variants.research`).
 VARIANTS: tuple[Variant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS, BAUERNSCHNAPSEN, DREIERSCHNAPSEN)
 #: The two-player variants and the table games (3 and 4 players), for code of one family.
 TWO_PLAYER_VARIANTS: tuple[TwoPlayerVariant, ...] = (SCHNAPSEN, SCHARF, SECHSUNDSECHZIG, SCHNORPS)

@@ -116,6 +116,12 @@ class Variant:
         """Whether a player may see the running Augen during the game (Schnapsen scharf hides them)."""
         return True
 
+    @property
+    def for_players(self) -> bool:
+        """Whether people play it: false for the research variants (:mod:`bummerl.variants.research`), which
+        the RL interfaces and the arena know but the web app, ``bummerl play`` and the rules pages do not list."""
+        return True
+
 
 def parse_bool(key: str, value: Any) -> bool:
     """``value`` as a boolean option (``true``/``false``, ``yes``/``no``, ``on``/``off``, ``1``/``0``)."""

@@ -28,7 +28,7 @@ import dataclasses
 import enum
 from typing import ClassVar, Protocol
 
-from bummerl.cards import Rank, siegpunkte
+from bummerl.cards import Rank, deck, siegpunkte
 from bummerl.errors import UnknownVariantError
 from bummerl.rules.going_out import GOING_OUT
 from bummerl.variants.base import Variant, register_base
@@ -209,8 +209,10 @@ class TwoPlayerVariant(Variant):
             raise UnknownVariantError(f"close_min_facedown must be 1 or 2, not {self.close_min_facedown!r}")
         # A variant built by hand (dataclasses.replace) must still describe a deal the
         # engine can play: say what is wrong here, not deep inside a game.
-        if self.deck_size not in (20, 24, 32):
-            raise UnknownVariantError(f"{self.name}: deck_size must be 20, 24 or 32, not {self.deck_size!r}")
+        try:
+            deck(self.deck_size)
+        except ValueError as exc:
+            raise UnknownVariantError(f"{self.name}: {exc}") from None
         got = {who: sum(n for w, n in self.deal if w == who) for who in "vdt"}
         if {w for w, _ in self.deal} - set("vdt") or got != {"v": self.hand_size, "d": self.hand_size, "t": 1}:
             raise UnknownVariantError(
@@ -251,6 +253,11 @@ class TwoPlayerVariant(Variant):
         """Augen needed to go out."""
         return GOING_OUT
 
+    def game_points(self, loser_augen: int, loser_won_a_trick: bool) -> int:
+        """The game points of a game won against a loser with ``loser_augen``: :func:`~bummerl.cards.siegpunkte`
+        (3 no trick, 2 under 33, else 1); the research variants scale the 33 with their pack."""
+        return siegpunkte(loser_augen, loser_won_a_trick)
+
     # ---- scoring hooks ----
     def score_declaration(self, game: ScoringState, declarer: int) -> GameResult:
         """Score a declaration ("genug") by ``declarer``, right or wrong.
@@ -266,7 +273,7 @@ class TwoPlayerVariant(Variant):
         has_66 = augen[declarer] >= self.target
         closer = game.closed_by
         if closer is None:
-            points = siegpunkte(augen[opp], game.tricks_won[opp] > 0)
+            points = self.game_points(augen[opp], game.tricks_won[opp] > 0)
             if has_66:
                 return GameResult(declarer, points, EndReason.DECLARED, augen)
             return GameResult(opp, points, EndReason.WRONG_DECLARATION, augen)
@@ -297,7 +304,7 @@ class TwoPlayerVariant(Variant):
             # erzielt, das Spiel." RULES.md: 1 game point by default.
             loser = 1 - last_winner
             if self.last_trick_scoring == "augen":
-                points = siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+                points = self.game_points(augen[loser], game.tricks_won[loser] > 0)
             else:
                 points = 1
             return GameResult(last_winner, points, EndReason.LAST_TRICK, augen)
@@ -305,7 +312,7 @@ class TwoPlayerVariant(Variant):
         if winner is None:
             return GameResult(None, 0, EndReason.STAND, augen)
         loser = 1 - winner
-        points = siegpunkte(augen[loser], game.tricks_won[loser] > 0)
+        points = self.game_points(augen[loser], game.tricks_won[loser] > 0)
         return GameResult(winner, points, EndReason.LAST_TRICK, augen)
 
     def _closer_points(self, game: ScoringState) -> int:
@@ -313,8 +320,8 @@ class TwoPlayerVariant(Variant):
         assert closer is not None
         opp = 1 - closer
         if self.count_after_closing:
-            return siegpunkte(game.augen(opp), game.tricks_won[opp] > 0)
-        return siegpunkte(game.closed_opponent_augen, game.closed_opponent_had_trick)
+            return self.game_points(game.augen(opp), game.tricks_won[opp] > 0)
+        return self.game_points(game.closed_opponent_augen, game.closed_opponent_had_trick)
 
 
 def marken(siegpunkte: int, covered: bool) -> int:
