@@ -22,6 +22,8 @@ from starlette.testclient import WebSocketTestSession
 from bummerl.server.app import create_app
 from bummerl.server.config import STATIC_DIR, ServerConfig
 from bummerl.server.phrases import BURST, EMOTES, EVERY, PHRASES, PhraseBucket
+from test_server_clock import friend_table, hello
+from test_server_ws import drain
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2, analysis_executor="thread", analysis_level="easy")
 
@@ -32,21 +34,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def hello(ws: WebSocketTestSession, token: str | None) -> None:
-    ws.send_json({"type": "hello", "token": token})
-    assert ws.receive_json()["type"] == "welcome"
-    assert ws.receive_json()["type"] == "state"
-
-
-def drain(ws: WebSocketTestSession) -> list[dict[str, Any]]:
-    """Every message up to the answer to a ping (the server answers in order)."""
-    ws.send_json({"type": "ping"})
-    seen = []
-    while (message := ws.receive_json()) != {"type": "pong"}:
-        seen.append(message)
-    return seen
-
-
 def phrases_in(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for m in messages if m["type"] == "phrase"]
 
@@ -54,8 +41,7 @@ def phrases_in(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.fixture
 def table(client: TestClient) -> Iterator[tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession]]:
     """Anna (seat 0) and Bert (seat 1) at a friend table, and a spectator."""
-    made = client.post("/api/tables", json={"opponent": "friend", "name": "Anna"}).json()
-    friend = client.post("/api/join", json={"code": made["join_code"], "name": "Bert"}).json()
+    made, friend = friend_table(client)
     url = made["ws_url"]
     with (
         client.websocket_connect(url) as anna,

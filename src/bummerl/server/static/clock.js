@@ -100,7 +100,8 @@ export class TableClock {
       },
       h("span", { class: "clock-icon", "aria-hidden": "true", html: CLOCK_ICON }),
       h("span", { class: "clock-time" }, ""),
-      h("span", { class: "clock-words" }, ""),
+      // Read by a screen reader when it reaches the countdown, not shown (style.css).
+      h("span", { class: "clock-words visually-hidden" }, ""),
     );
   }
 
