@@ -308,3 +308,17 @@ def test_a_full_server_leaves_them_waiting(client: TestClient) -> None:
         second = ask(c, bert)
         assert second.status_code == 201 and second.json()["state"] == "waiting"
         assert c.get(f"/api/quickmatch/{first['ticket']}").json()["state"] == "waiting"
+
+
+def test_who_came_first_does_not_choose_the_seat(client: TestClient) -> None:
+    """The seats are drawn by the server: over 16 matches the first to come sat at both seats (a fixed order would
+    give a client that times its request the seat it wants: the dealer's or the leader's)."""
+    first_seats = set()
+    for i in range(16):
+        early, late = player(client, f"E{i}"), player(client, f"L{i}")
+        ticket = ask(client, early).json()["ticket"]
+        ask(client, late)
+        first_seats.add(client.get(f"/api/quickmatch/{ticket}").json()["table"]["seat"])
+        if first_seats == {0, 1}:
+            break
+    assert first_seats == {0, 1}  # the chance of one seat 16 times running is 2 in 65,536
