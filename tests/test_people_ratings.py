@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
-from bummerl.server import people_ratings
+from bummerl.server import migrations, people_ratings
 from bummerl.server.people_ratings import (
     DISPLAY_BASE,
     MODEL,
@@ -409,3 +409,35 @@ def test_one_pair_is_rated_a_limited_number_of_games_a_day(world: World, monkeyp
     with world.repo.engine.begin() as db:  # a day later
         db.execute(text("UPDATE bummerl_rated_games SET rated_at = '2000-01-01T00:00:00.000Z'"))
     assert world.ratings.rate_table_of(world.game("t", won(1), game_no=4)) == 1
+
+
+# ---------------------------------------------------------------------- the migration
+def test_0010_rates_no_older_table_and_goes_down_keeping_every_game(repo: Repository) -> None:
+    """A table made before 0010 is not rated (``rated`` false); going down to 0009 forgets the ratings and the
+    column, and keeps every table, game and player; up again, nothing is rated until a rated table's game."""
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0009")
+        assert not {"bummerl_people_ratings", "bummerl_rated_games"} & set(inspect(db).get_table_names())
+        db.execute(
+            text(
+                "INSERT INTO bummerl_tables (id, variant, options, seed, target, created_at, practice)"
+                " VALUES ('old', 'schnapsen', '{}', '1', 7, '2026-01-01', :no)"
+            ),
+            {"no": False},
+        )
+    repo.create_schema()
+    assert repo.load_table("old").rated is False
+    world = World(repo)
+    world.table("t", "schnapsen", ["Anna", "Bert"])
+    world.ratings.rate_table_of(world.game("t", won(0)))
+    assert world.rating("Anna").games == 1
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0009")
+        names = set(inspect(db).get_table_names())
+        assert not {"bummerl_people_ratings", "bummerl_rated_games", "bummerl_rating_changes"} & names
+        assert "rated" not in {c["name"] for c in inspect(db).get_columns("bummerl_tables")}
+        assert db.execute(text("SELECT count(*) FROM bummerl_games WHERE finished")).scalar_one() == 1
+        assert db.execute(text("SELECT count(*) FROM bummerl_players")).scalar_one() == 2
+    repo.create_schema()
+    assert world.rating("Anna") is None and repo.load_table("t").rated is False
+    assert world.ratings.catch_up() == 0  # the table is no longer marked rated: its game is not rated again

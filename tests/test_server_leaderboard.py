@@ -264,3 +264,27 @@ def test_the_profile_lists_a_rating_per_variant(client: TestClient) -> None:
     ]
     assert people[0]["rank"] is None  # fewer games than the board's minimum: not listed yet
     assert dataclasses.asdict(ratings.board("schnapsen"))["total"] == 0
+
+
+def test_a_restarted_server_rates_what_its_stop_left(tmp_path: Path) -> None:
+    """The result of a rated game was written, then the server stopped before it rated it: the next start rates it
+    (ResultStore.start), once."""
+    from bummerl.server.players import PlayerStore
+    from bummerl.server.storage import Repository, SeatData, hash_token
+
+    repo = Repository(f"sqlite:///{tmp_path / 'bummerl.db'}")
+    repo.create_schema()
+    store = PlayerStore(repo)
+    (anna, _), (bert, _) = store.create("Anna"), store.create("Bert")
+    seats = [SeatData(0, "human", None, "Anna", True, None), SeatData(1, "friend", None, "Bert", True, None)]
+    repo.create_table("t", "schnapsen", {}, 1, 7, seats, {0: hash_token("a"), 1: hash_token("b")}, rated=True)
+    store.claim_seat(anna.id, "t", 0)
+    store.claim_seat(bert.id, "t", 1)
+    game = repo.start_game("t", 0, 0, 0, "x", None)
+    repo.finish_game(game, {"winner": 1, "points": 1, "reason": "declared", "augen": [40, 66]}, "record")
+    repo.dispose()
+    for _ in range(2):  # and a second start rates nothing again
+        with TestClient(create_app(data_dir=tmp_path, config=CONFIG)) as client:
+            wait_for(lambda c=client: decisions(c, "t") == ["rated"])
+            ratings = app_parts(client.app).manager.results.ratings
+            assert [r.games for r in (ratings.rating_of(p.id, "schnapsen") for p in (anna, bert)) if r] == [1, 1]
