@@ -403,3 +403,45 @@ def test_a_reloaded_table_gives_the_seat_to_move_a_fresh_full_period(tmp_path: P
             assert state["clock"]["remaining_ms"] == 30_000 and state["clock"]["seat"] == state["to_move"]
             on_loop(second, fake.advance, 29)
             assert room_of(second, table["table_id"]).ply == 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [("schnorps", ["friend", "friend"]), ("bauernschnapsen", ["friend", "random", "friend"])],
+    ids=["schnorps-round-of-three", "bauernschnapsen"],
+)
+def test_the_clock_times_table_seats_at_every_table_size(
+    client: TestClient, fake: FakeTime, variant: str, seats: list[str]
+) -> None:
+    """A Schnorps round of three (game seats are not table seats; one participant waits) and Bauernschnapsen (bids,
+    then cards): the clock names the table seat to move, the stand-in moves for it (bidding too), and the seats
+    that ran out twice are the ones the stored result names abandoned."""
+    made = client.post("/api/tables", json={"variant": variant, "seats": seats, "name": "Anna", "move_seconds": 10})
+    table = made.json()
+    assert made.status_code == 201, table
+    for code in table["join_codes"].values():
+        client.post("/api/join", json={"code": code, "name": "Friend"})
+    table_id = table["table_id"]
+    humans = {0, *(int(s) for s in table["join_codes"])}
+    timeouts: list[dict[str, Any]] = []
+    with client.websocket_connect(table["ws_url"]) as watcher:
+        hello(watcher, None)
+        while (now := snapshot(client, table_id))[0] == "playing":
+            _status, ply, seat, _taken, thinking = now
+            if thinking or seat not in humans:
+                time.sleep(0.01)
+                continue
+            state = on_loop(client, lambda: room_of(client, table_id).clock.json())  # type: ignore[union-attr]
+            assert state is not None and state["seat"] == seat
+            on_loop(client, fake.advance, 10)
+            wait_for(moved_on(client, table_id, ply))
+        watcher.send_json({"type": "ping"})
+        while (message := watcher.receive_json()) != {"type": "pong"}:
+            if message["type"] == "state":
+                timeouts += [e for e in message["events"] if e["type"] == "timeout"]
+    assert timeouts and {t["seat"] for t in timeouts} <= humans
+    abandoned = sorted({t["seat"] for t in timeouts if t["taken_over"]})
+    repo = app_parts(client.app).repo
+    wait_for(lambda: repo.load_table(table_id).games[0].finished)
+    result = repo.load_table(table_id).games[0].result
+    assert abandoned and result is not None and result["abandoned"] == abandoned
