@@ -121,7 +121,10 @@ def test_the_manifest_makes_the_app_installable(client: TestClient) -> None:
             assert icon["sizes"] == f"{width}x{height}", icon
             pngs[(width, icon["purpose"])] = icon
     assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= set(pngs)
-    page = client.get("/").text
+    answer = client.get("/")
+    # The page itself is asked of the server every time: offline, the worker's offline page answers, not an old copy.
+    assert answer.headers["cache-control"] == "no-cache" and answer.headers["content-type"].startswith("text/html")
+    page = answer.text
     assert '<link rel="manifest" href="manifest.webmanifest" />' in page
     assert f'<meta name="theme-color" content="{manifest["theme_color"]}" />' in page
 

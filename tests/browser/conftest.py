@@ -62,8 +62,11 @@ config = ServerConfig(
     create_rate="1000/minute", api_rate="1000/second", analysis_rate="1000/minute", max_tables_per_client=1000,
     connect_rate="1000/minute", join_rate="1000/minute",
 )
-# A test's own settings (LiveServer(config=...)), e.g. the move clock's strikes.
-config = dataclasses.replace(config, **json.loads(sys.argv[3]))
+# A test's own settings (LiveServer(config=...)), e.g. the move clock's strikes; a folder (static_dir) by its path.
+settings = json.loads(sys.argv[3])
+if "static_dir" in settings:
+    settings["static_dir"] = Path(settings["static_dir"])
+config = dataclasses.replace(config, **settings)
 # Configured as `bummerl serve` configures uvicorn (the edge's protocols, timeouts and caps).
 uvicorn.Server(uvicorn_config(create_app(config=config), config, host="127.0.0.1", port=port)).run()
 """

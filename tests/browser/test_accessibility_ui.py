@@ -23,12 +23,15 @@ from ui_helpers import (
     AXE,
     SeatDriver,
     axe_violations,
+    bidding_turn,
     first_legal,
     game_over,
+    mid_game,
     open_seat,
     post,
     settled,
     small_controls,
+    table_at,
     wait_until,
 )
 
@@ -42,45 +45,6 @@ THEMES = ("light", "dark")
 TWO_PLAYER = ("schnapsen", "schnapsen-scharf", "sechsundsechzig")
 TABLE_GAMES = ("schnorps", "bauernschnapsen", "dreierschnapsen")
 BIDDING = ("bauernschnapsen", "dreierschnapsen")
-
-
-def mid_game(states: dict[int, dict[str, Any]]) -> bool:
-    """Seat 0 to play a card with tricks on the table (or the game over, if it ended before that)."""
-    state = states[0]
-    if state["game_over"] is not None:
-        return True
-    view = state["view"]
-    tricks = view.get("tricks")
-    played = len(tricks) if isinstance(tricks, list) else int(tricks or 0)
-    return bool(state["your_turn"]) and played >= 2 and view.get("phase", "play") == "play"
-
-
-def bidding_turn(states: dict[int, dict[str, Any]]) -> bool:
-    state = states[0]
-    return state["game_over"] is not None or any(t.startswith("bid:") for t in state["legal"])
-
-
-def before_bidding(state: dict[str, Any]) -> str | None:
-    """Seat 0's way to its first bid: cut (or the first choice) before it; ``None`` when it may bid."""
-    legal: list[str] = state["legal"]
-    if any(t.startswith("bid:") for t in legal):
-        return None
-    return "pass" if "pass" in legal else legal[0]
-
-
-def table_at(base: str, variant: str, until: Callable[[dict[int, dict[str, Any]]], bool], **how: Any) -> dict[str, Any]:
-    """A table against bots, seat 0 played to where ``until`` holds in a game that is not over."""
-    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna", **how})
-    driver = SeatDriver(base, table["table_id"], {0: table["token"]})
-    choose = before_bidding if until is bidding_turn else first_legal
-    try:
-        for _ in range(20):
-            if driver.play(choose, until)[0]["game_over"] is None:
-                return table
-            driver.deal_next(0)
-    finally:
-        driver.close()
-    raise AssertionError(f"{variant}: seat 0 never got there")
 
 
 def finished(base: str, variant: str) -> str:

@@ -14,11 +14,12 @@ pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from browser_setup import require_chromium
 from ui_helpers import (
     SeatDriver,
+    bidding_turn,
     first_legal,
     game_over,
     no_sideways_scroll,
@@ -26,6 +27,7 @@ from ui_helpers import (
     open_seat,
     post,
     set_lang,
+    up_to_the_bidding,
 )
 
 require_chromium()
@@ -88,19 +90,6 @@ def test_the_lobby_fits_a_phone(
     desk.goto(server.url + "/#/")
     desk.locator("#start").wait_for()
     shot(desk, "lobby-desktop-1280-de")
-
-
-def bidding_turn(states: dict[int, dict[str, Any]]) -> bool:
-    s = states[0]
-    return s["game_over"] is not None or any(t.startswith("bid:") for t in s["legal"])
-
-
-def up_to_the_bidding(state: dict[str, Any]) -> str | None:
-    """Seat 0's way to its first bid: cut (or the first choice) before it; ``None`` when it may bid."""
-    legal: list[str] = state["legal"]
-    if any(t.startswith("bid:") for t in legal):
-        return None
-    return "pass" if "pass" in legal else legal[0]
 
 
 @pytest.mark.parametrize("variant", ["bauernschnapsen", "dreierschnapsen"])

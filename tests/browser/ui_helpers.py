@@ -238,6 +238,47 @@ def first_legal(state: dict[str, Any]) -> str:
     return legal[0]
 
 
+def bidding_turn(states: dict[int, dict[str, Any]]) -> bool:
+    """Seat 0 may bid (or its game is over)."""
+    s = states[0]
+    return s["game_over"] is not None or any(t.startswith("bid:") for t in s["legal"])
+
+
+def up_to_the_bidding(state: dict[str, Any]) -> str | None:
+    """Seat 0's way to its first bid: cut (or the first choice) before it; ``None`` when it may bid."""
+    legal: list[str] = state["legal"]
+    if any(t.startswith("bid:") for t in legal):
+        return None
+    return "pass" if "pass" in legal else legal[0]
+
+
+def mid_game(states: dict[int, dict[str, Any]]) -> bool:
+    """Seat 0 to play a card with two tricks taken (or the game over, if it ended before that)."""
+    state = states[0]
+    if state["game_over"] is not None:
+        return True
+    view = state["view"]
+    tricks = view.get("tricks")
+    taken = len(tricks) if isinstance(tricks, list) else int(tricks or 0)
+    return bool(state["your_turn"]) and taken >= 2 and view.get("phase", "play") == "play"
+
+
+def table_at(base: str, variant: str, until: Callable[[dict[int, dict[str, Any]]], bool]) -> dict[str, Any]:
+    """A table of ``variant`` against heuristic bots, seat 0 played (by :func:`first_legal`, or
+    :func:`up_to_the_bidding` for :func:`bidding_turn`) to where ``until`` holds in a game that is not over."""
+    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna"})
+    driver = SeatDriver(base, table["table_id"], {0: table["token"]})
+    choose = up_to_the_bidding if until is bidding_turn else first_legal
+    try:
+        for _ in range(20):
+            if driver.play(choose, until)[0]["game_over"] is None:
+                return table
+            driver.deal_next(0)
+    finally:
+        driver.close()
+    raise AssertionError(f"{variant}: seat 0 never got there")
+
+
 # Every control a finger may need, and the label that is its target: under 44x44 px on a touch screen is too small
 # (WCAG 2.5.5, Apple's and Google's guidelines). A checkbox or radio counts by its label when it sits in one.
 _SMALL_CONTROLS = """

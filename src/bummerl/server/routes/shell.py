@@ -1,4 +1,5 @@
-"""The installable app's shell: ``GET /sw.js``, the service worker, with the list of files it caches and its version.
+"""The installable app's shell: ``GET /sw.js``, the service worker, with the list of files it caches and its version,
+and ``GET /``, the page, never answered from a cache.
 
 The service worker (``static/sw.js``) caches the files the page is made of, so that the app starts from the cache
 and, opened without a connection, says so (``offline.html``) instead of failing. Which files those are, and which
@@ -10,6 +11,10 @@ release, not at every change of a file (a fix deployed from a branch, a developm
 it would keep serving the old files. Hashing the few hundred KiB of the shell takes a millisecond or two, so it is
 done for each request of ``/sw.js`` (the browser asks at most once a navigation) and a file changed while the
 server runs is seen at once.
+
+The page itself (``index.html`` at ``/``) is sent with ``Cache-Control: no-cache``: the browser asks the server
+each time, so that a page opened without a connection reaches the worker's
+offline page instead of an old copy from the browser's HTTP cache, and a deploy's page is seen at once.
 
 The shell is what the pages load: the HTML, the scripts, the style sheets, the translations (``i18n/*.json``), the
 icons and the manifest. Never an API answer, never a WebSocket (the worker leaves every other request alone,
@@ -33,6 +38,7 @@ import json
 from pathlib import Path
 
 from fastapi import APIRouter, Response
+from fastapi.responses import FileResponse
 
 from bummerl.server.routes.deps import PartsDep
 
@@ -99,3 +105,13 @@ def worker_script(p: PartsDep) -> Response:
         media_type="text/javascript",
         headers={"Cache-Control": "no-cache"},
     )
+
+
+@router.get("/", include_in_schema=False)
+def page(p: PartsDep) -> Response:
+    # Marked to be asked for every time (it is about 1 KiB): without it the browser may keep the page for hours by
+    # its heuristics (from Last-Modified) and never ask, and an offline visit would find that copy.
+    index = p.config.static_dir / PAGE
+    if not index.is_file():
+        return Response(status_code=404)
+    return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
