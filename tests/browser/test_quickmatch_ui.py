@@ -34,10 +34,15 @@ if TYPE_CHECKING:
 TABLE_URL = re.compile(r"#/table/[A-Za-z0-9_-]+$")
 
 
-def lobby(page: Page, base: str, name: str) -> None:
+def lobby(page: Page, base: str, name: str, variant: str | None = None, preset: str | None = None) -> None:
+    """The lobby with the player's name typed, and the quick match's game and rules chosen (if given)."""
     page.goto(base + "/")
     page.locator("#quick-match").wait_for()
     page.fill("#player-name", name)
+    if variant is not None:
+        page.select_option("#qm-variant", variant)
+    if preset is not None:
+        page.select_option("#qm-preset", preset)
 
 
 def panel_small_controls(page: Page) -> list[str]:
@@ -50,9 +55,7 @@ def test_two_browsers_that_press_quick_match_sit_at_one_table(
 ) -> None:
     anna = make("desktop").new_page()
     anna_errors = page_errors(anna)
-    lobby(anna, server.url, "Anna")
-    anna.select_option("#qm-variant", "sechsundsechzig")
-    anna.select_option("#qm-preset", "standard")
+    lobby(anna, server.url, "Anna", "sechsundsechzig", "standard")
     assert anna.locator("#qm-bots").count() == 0  # a two-player game waits for a person
     anna.click("#quick-match")
     waiting = anna.locator("#qm-waiting")
@@ -108,9 +111,7 @@ def test_bauernschnapsen_alone_gets_three_bots_after_the_chosen_wait(
 ) -> None:
     page = make("phone").new_page()
     errors = page_errors(page)
-    lobby(page, server.url, "Cleo")
-    page.select_option("#qm-variant", "bauernschnapsen")
-    page.select_option("#qm-preset", "short")
+    lobby(page, server.url, "Cleo", "bauernschnapsen", "short")
     page.select_option("#qm-bots", "10")
     assert no_sideways_scroll(page) == 0
     assert panel_small_controls(page) == []
@@ -136,8 +137,7 @@ def test_a_wait_is_cancelled_and_leaves_nobody_in_the_queue(
 ) -> None:
     page = make("desktop").new_page()
     errors = page_errors(page)
-    lobby(page, server.url, "Dora")
-    page.select_option("#qm-variant", "schnorps")
+    lobby(page, server.url, "Dora", "schnorps")
     page.click("#quick-match")
     page.locator("#qm-waiting").wait_for()
     assert any(q["variant"] == "schnorps" for q in queues(server))

@@ -13,13 +13,13 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-import re
 from typing import TYPE_CHECKING
 
 from browser_setup import require_chromium
 
 require_chromium()
 
+from test_tournament_ui import new_tournament  # noqa: E402
 from ui_helpers import no_sideways_scroll  # noqa: E402
 
 if TYPE_CHECKING:
@@ -34,15 +34,9 @@ def test_a_tournament_with_a_clock_is_listed_and_cancelled_by_its_organiser(
 ) -> None:
     organiser = make("desktop").new_page()
     errors = page_errors(organiser)
-    organiser.goto(server.url + "/#/tournaments")
-    organiser.locator("#create-tournament").wait_for()
-    organiser.fill("#tournament-name", "Uhren-Cup")
-    organiser.select_option("#tournament-variant", "dreierschnapsen")
-    organiser.select_option("#tournament-format", "round-robin")
-    organiser.select_option("#tournament-clock", "30")
-    organiser.click("#create-tournament")
-    organiser.wait_for_url(re.compile(r"#/tournaments/[A-Za-z0-9_-]+$"))
-    tournament_id = organiser.url.rsplit("/", 1)[1]
+    tournament_id = new_tournament(
+        organiser, server.url, "Uhren-Cup", variant="dreierschnapsen", format="round-robin", clock="30"
+    )
     status = organiser.locator("#tournament-status")
     status.locator("text=30 s pro Zug").wait_for()
     assert server.get_json(f"/api/tournaments/{tournament_id}")["move_seconds"] == 30

@@ -32,21 +32,28 @@ def sideways(page: Page) -> int:
     return overflow
 
 
+def new_tournament(page: Page, base: str, name: str, **choices: str) -> str:
+    """Make a tournament on the tournaments page (reached by the header's link): its name and the selects of the
+    form by their ids' ends (``variant="schnapsen"`` picks ``#tournament-variant``); its id."""
+    page.goto(base + "/")
+    page.click('#nav a[href="#/tournaments"]')  # the lobby's way in
+    page.locator("#create-tournament").wait_for()
+    page.fill("#tournament-name", name)
+    for what, value in choices.items():
+        page.select_option(f"#tournament-{what}", value)
+    page.click("#create-tournament")
+    page.wait_for_url(re.compile(r"#/tournaments/[A-Za-z0-9_-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
 def test_a_tournament_is_made_joined_by_link_started_and_each_player_opens_their_table(
     server: LiveServer, new_context: NewContext, shot: Shot, page_errors: Errors
 ) -> None:
     organiser = new_context(width=1280, height=800).new_page()
     organiser_errors = page_errors(organiser)
-    organiser.goto(server.url + "/")
-    organiser.click('#nav a[href="#/tournaments"]')  # the lobby's way in
-    organiser.locator("#create-tournament").wait_for()
-    organiser.fill("#tournament-name", "Wirtshaus-Cup")
-    organiser.select_option("#tournament-variant", "schnapsen")
-    organiser.select_option("#tournament-format", "swiss")
-    organiser.select_option("#tournament-unit", "game")
-    organiser.click("#create-tournament")
-    organiser.wait_for_url(re.compile(r"#/tournaments/[A-Za-z0-9_-]+$"))
-    tournament_id = organiser.url.rsplit("/", 1)[1]
+    tournament_id = new_tournament(
+        organiser, server.url, "Wirtshaus-Cup", variant="schnapsen", format="swiss", unit="game"
+    )
     invite = organiser.locator("#tournament-invite").input_value()
     assert invite.startswith(f"{server.url}/#/tournaments/join/")
     assert organiser.locator("#tournament-status").get_attribute("data-status") == "open"

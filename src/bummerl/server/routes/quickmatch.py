@@ -19,6 +19,7 @@ secret: whoever holds it may poll and cancel it, nobody else can guess it.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header
@@ -96,26 +97,27 @@ async def post_quickmatch(
     if player is None:
         raise error(401, "no_player", "this device's player key is unknown (forgotten, or from another server)")
     name = body.name or player.name or "Player"
+    return await _answer(
+        quick.enter(body.variant, body.preset, name, player.id, client_of(connection), body.bots_after)
+    )
+
+
+async def _answer(call: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    """The service's answer, or its refusal as the HTTP error it names."""
     try:
-        return await quick.enter(body.variant, body.preset, name, player.id, client_of(connection), body.bots_after)
+        return await call
     except QuickMatchError as exc:
         raise refused(exc) from None
 
 
 @router.get("/quickmatch/{ticket}")
 async def get_ticket(ticket: str, quick: ServiceDep) -> dict[str, Any]:
-    try:
-        return await quick.poll(_ticket_id(ticket))
-    except QuickMatchError as exc:
-        raise refused(exc) from None
+    return await _answer(quick.poll(_ticket_id(ticket)))
 
 
 @router.delete("/quickmatch/{ticket}")
 async def delete_ticket(ticket: str, quick: ServiceDep) -> dict[str, Any]:
-    try:
-        return await quick.cancel(_ticket_id(ticket))
-    except QuickMatchError as exc:
-        raise refused(exc) from None
+    return await _answer(quick.cancel(_ticket_id(ticket)))
 
 
 @router.get("/lobby/counts")
