@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bummerl import core
+from bummerl import variants as variants_module
 from bummerl.engine import Game
 from bummerl.rl.encoding import ActionSpace, ViewEncoder
 from bummerl.rl.settings import EnvSettings
@@ -38,7 +39,14 @@ from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 
 __all__ = ["DEFAULT_VARIANTS", "Mismatch", "compare_batches", "compare_games", "main"]
 
-DEFAULT_VARIANTS = ("schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps")
+#: The four games and the research variants (mini8, mini10, mini12) where the tree has them.
+DEFAULT_VARIANTS = (
+    "schnapsen",
+    "schnapsen-scharf",
+    "sechsundsechzig",
+    "schnorps",
+    *(v.name for v in getattr(variants_module, "RESEARCH_VARIANTS", ())),
+)
 
 
 class Mismatch(AssertionError):
@@ -161,7 +169,7 @@ def _split(games: int, jobs: int) -> list[range]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", action="append", help="a two-player variant (repeatable); default: all four")
+    parser.add_argument("--variant", action="append", help="a two-player variant (repeatable); default: all")
     parser.add_argument("--option", action="append", default=[], help="a variant option, name=value (repeatable)")
     parser.add_argument("--games", type=int, default=100_000, help="random games per variant")
     parser.add_argument("--batch-steps", type=int, default=2_000, help="steps of the batch comparison (64 games)")

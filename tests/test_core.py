@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bummerl import core
+from bummerl import variants as variants_module
 from bummerl.arena.selfplay import selfplay
 from bummerl.core import _two_player
 from bummerl.engine import Game
@@ -37,7 +38,10 @@ from bummerl.variants import find_variant
 from bummerl.variants.two_player import SCHNAPSEN, TwoPlayerVariant
 
 ROOT = Path(__file__).resolve().parent.parent
-BASE = ["schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps"]
+#: The four games and the research variants (mini8, mini10, mini12) where the tree has them.
+BASE = ["schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps"] + [
+    v.name for v in getattr(variants_module, "RESEARCH_VARIANTS", ())
+]
 #: The values each option may take (docs/rules.md lists them).
 OPTION_VALUES: dict[str, list[object]] = {
     "auto_declare": [False, True],
@@ -78,8 +82,9 @@ def test_the_core_deals_what_game_deal_deals(name: str) -> None:
 
 @pytest.mark.parametrize("name", BASE)
 def test_random_games_agree_at_every_position(name: str) -> None:
-    tally = diff.compare_games(find_variant(name), 40, seed=7)
-    assert tally.games == 40 and tally.positions > 40 * 8
+    variant = find_variant(name)
+    tally = diff.compare_games(variant, 40, seed=7)
+    assert tally.games == 40 and tally.positions > 40 * variant.hand_size
 
 
 @given(variant=variants(), seed=st.integers(0, 2**64 - 1))
@@ -182,9 +187,18 @@ def test_random_selfplay_in_the_core_is_bummerl_selfplay(name: str, monkeypatch:
 
 def test_the_python_engines_play_where_no_core_does(monkeypatch: pytest.MonkeyPatch) -> None:
     assert core.core_of(SCHNAPSEN) is _two_player
-    # A subclass with scoring hooks of its own: the core does not know them.
-    odd = type("OddVariant", (TwoPlayerVariant,), {})
-    assert core.config(dataclasses.replace(odd(), name="odd")) is None
+    # A subclass with scoring hooks of its own: the core does not know them; one that only sets data, it does.
+    same = dataclasses.dataclass(frozen=True)(type("SameVariant", (TwoPlayerVariant,), {}))
+    assert core.config(same(name="same")) is not None
+    odd = dataclasses.dataclass(frozen=True)(
+        type("OddVariant", (TwoPlayerVariant,), {"score_declaration": TwoPlayerVariant.score_end_of_cards})
+    )
+    assert core.config(odd(name="odd")) is None
+    # Game points that are not "3 without a trick, 2 under a line, else 1": the engine's.
+    flat = dataclasses.dataclass(frozen=True)(
+        type("FlatVariant", (TwoPlayerVariant,), {"game_points": lambda self, augen, trick: 1})
+    )
+    assert core.config(flat(name="flat")) is None
     settings_ = EnvSettings.read("schnapsen", None)
     assert not isinstance(make_batch(settings_, 2), PythonBatch)
     assert isinstance(make_batch(settings_, 2, seat=0, opponent="heuristic"), PythonBatch)

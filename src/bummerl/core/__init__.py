@@ -72,9 +72,11 @@ information state, mask and result; ``bench/core_diff.py`` is the long run.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import os
-from types import ModuleType
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
 
 from bummerl.cards import deck
 from bummerl.core.table import table_config
@@ -120,17 +122,48 @@ def core_of(variant: Variant) -> ModuleType | None:
     return CORES.get(variant.FAMILY)
 
 
-def config(variant: Variant) -> dict[str, object] | None:
+def config(variant: Variant) -> Mapping[str, object] | None:
     """The core's description of ``variant``, or ``None`` where no core plays it (see the module docstring)."""
     make = _CONFIGS.get(variant.FAMILY)
     return None if make is None else make(variant)
 
 
-def _two_player_config(v: Variant) -> dict[str, object] | None:
-    # Only the hooks the C code mirrors: a subclass with hooks of its own plays on the Python engine.
-    if type(v) not in (TwoPlayerVariant, SchnorpsVariant):
+#: The scoring hooks of a two-player variant that the C code mirrors, as TwoPlayerVariant or SchnorpsVariant
+#: write them; a class with hooks of its own plays on the Python engine.
+_HOOKS = ("score_declaration", "score_end_of_cards", "_closer_points")
+#: Augen a game can reach (Schnorps's pack with its marriages), for :func:`_schneider_line`.
+_MOST_AUGEN = 300
+
+
+def _plays_like(cls: type, base: type) -> bool:
+    return all(getattr(cls, hook) is getattr(base, hook) for hook in _HOOKS)
+
+
+def _schneider_line(v: TwoPlayerVariant) -> int | None:
+    """The Augen below which a loser who took a trick pays 2 (``game_points``: 3 without a trick, 2 below the
+    line, 1 from it), or ``None`` if the variant's ``game_points`` is not of that form (the C code could not
+    mirror it)."""
+    points = getattr(v, "game_points", None)
+    if points is None:  # a tree without the hook: bummerl.cards.siegpunkte
+        return 33
+    line = next((a for a in range(_MOST_AUGEN) if points(a, True) == 1), None)
+    if line is None or any(
+        points(a, True) != (2 if a < line else 1) or points(a, False) != 3 for a in range(_MOST_AUGEN)
+    ):
         return None
-    assert isinstance(v, TwoPlayerVariant)
+    return line
+
+
+@functools.cache
+def _two_player_config(v: Variant) -> Mapping[str, object] | None:
+    cls = type(v)
+    if not isinstance(v, TwoPlayerVariant) or not (
+        _plays_like(cls, TwoPlayerVariant) or _plays_like(cls, SchnorpsVariant)
+    ):
+        return None
+    schneider = _schneider_line(v)
+    if schneider is None:
+        return None
     vorhand: list[int] = []
     dealer: list[int] = []
     pos = trump = 0
@@ -141,24 +174,33 @@ def _two_player_config(v: Variant) -> dict[str, object] | None:
             (vorhand if who == "v" else dealer).extend(range(pos, pos + count))
         pos += count
     flags = {f.name: int(getattr(v, f.name)) for f in dataclasses.fields(v) if isinstance(getattr(v, f.name), bool)}
-    return {
-        **flags,
-        "pack": tuple(c.index for c in deck(v.deck_size)),
-        "hand_size": v.hand_size,
-        "vorhand_positions": tuple(vorhand),
-        "dealer_positions": tuple(dealer),
-        "trump_position": trump,
-        "talon_position": pos,
-        "exchange_rank": int(v.exchange_rank),
-        "last_trick_bonus": v.last_trick_bonus,
-        "sixty_six": int(v.undeclared_end == "sixty_six"),
-        "last_trick_augen": int(v.last_trick_scoring == "augen"),
-        "close_min_facedown": v.close_min_facedown,
-        "marken": int(isinstance(v, SchnorpsVariant)),
-        # bummerl.arena.families.forfeit_points, which sits above this layer: the heaviest ordinary loss.
-        "forfeit_points": 6 if v.match_kind == "marken" else 3,
-        "default_dealer": v.default_dealer,
-    }
+    # Read-only: the config is cached per variant and shared.
+    return MappingProxyType(
+        {
+            **flags,
+            "pack": tuple(c.index for c in deck(v.deck_size)),
+            "hand_size": v.hand_size,
+            "vorhand_positions": tuple(vorhand),
+            "dealer_positions": tuple(dealer),
+            "trump_position": trump,
+            "talon_position": pos,
+            "exchange_rank": int(v.exchange_rank),
+            "last_trick_bonus": v.last_trick_bonus,
+            "sixty_six": int(v.undeclared_end == "sixty_six"),
+            "last_trick_augen": int(v.last_trick_scoring == "augen"),
+            "close_min_facedown": v.close_min_facedown,
+            "marken": int(_plays_like(cls, SchnorpsVariant)),
+            # Going out and the Schneider line: 66 and 33, scaled to the pack in the research variants.
+            "target": v.target,
+            "schneider": schneider,
+            # bummerl.arena.families.forfeit_points, which sits above this layer: the heaviest ordinary loss.
+            "forfeit_points": 6 if v.match_kind == "marken" else 3,
+            "default_dealer": v.default_dealer,
+        }
+    )
 
 
-_CONFIGS = {"two_player": _two_player_config, "table_game": table_config}
+_CONFIGS: dict[str, Callable[[Variant], Mapping[str, object] | None]] = {
+    "two_player": _two_player_config,
+    "table_game": table_config,
+}

@@ -21,7 +21,6 @@
 #define ACTIONS 71
 #define OBSERVATION 220
 #define TRICK_BLOCK 66
-#define GOING_OUT 66
 #define KING 5
 #define OBER 4
 
@@ -43,7 +42,7 @@ typedef struct {
     int exchange_rank, trump_exchange, exchange_before_first_lead, exchange_with_one_face_down;
     int exchange_needs_trick, close_needs_trick, close_min_facedown, marriages, marriage_before_trick;
     int marriage_king_only, marriage_after_talon, last_trick_bonus, show_points, sixty_six, last_trick_augen;
-    int count_after_closing, auto_declare, marken, forfeit_points, default_dealer;
+    int count_after_closing, auto_declare, marken, forfeit_points, default_dealer, target, schneider;
     int max_tricks;
 } Config;
 
@@ -87,6 +86,10 @@ static inline uint64_t derive0(uint64_t seed) { return mix(seed + 0x9E3779B97F4A
 static inline int augen_of(const Game *g, int p) {
     return g->tricks_won[p] ? g->trick_augen[p] + g->marriage_augen[p] : g->trick_augen[p];
 }
+/* cards.siegpunkte with the variant's Schneider line (TwoPlayerVariant.game_points; 33 but in the research packs). */
+static inline int game_points(const Config *c, int loser_augen, int had_trick) {
+    return !had_trick ? 3 : (loser_augen < c->schneider ? 2 : 1);
+}
 static inline int siegpunkte(int loser_augen, int had_trick) { return !had_trick ? 3 : (loser_augen < 33 ? 2 : 1); }
 static inline int in_hand(const Game *g, int p, int card) {
     for (int i = 0; i < g->nh[p]; i++)
@@ -105,8 +108,8 @@ static void set_result(Game *g, int winner, int points, int reason) {
 
 static int closer_points(const Config *c, const Game *g) {
     int opp = 1 - g->closed_by;
-    if (c->count_after_closing) return siegpunkte(augen_of(g, opp), g->tricks_won[opp] > 0);
-    return siegpunkte(g->closed_opp_augen, g->closed_opp_had_trick);
+    if (c->count_after_closing) return game_points(c, augen_of(g, opp), g->tricks_won[opp] > 0);
+    return game_points(c, g->closed_opp_augen, g->closed_opp_had_trick);
 }
 
 /* Schnorps's Marken (variants.two_player.marken): by the loser's class, covered or not. */
@@ -118,15 +121,15 @@ static void marken(const Config *c, Game *g, int winner, int reason) {
     set_result(g, winner, paid[sp][g->closed_by == winner], reason);
 }
 
-static int sixty_six_winner(const Game *g, int last_winner) {
-    int a = augen_of(g, 0) >= GOING_OUT, b = augen_of(g, 1) >= GOING_OUT;
+static int sixty_six_winner(const Config *c, const Game *g, int last_winner) {
+    int a = augen_of(g, 0) >= c->target, b = augen_of(g, 1) >= c->target;
     if (a && b) return last_winner;
     return a ? 0 : (b ? 1 : -1);
 }
 
 /* TwoPlayerVariant.score_declaration and SchnorpsVariant's. */
 static void score_declaration(const Config *c, Game *g, int d) {
-    int opp = 1 - d, has66 = augen_of(g, d) >= GOING_OUT, closer = g->closed_by;
+    int opp = 1 - d, has66 = augen_of(g, d) >= c->target, closer = g->closed_by;
     if (c->marken) {
         if (closer < 0) {
             if (has66) marken(c, g, d, R_DECLARED);
@@ -142,7 +145,7 @@ static void score_declaration(const Config *c, Game *g, int d) {
         return;
     }
     if (closer < 0) {
-        int pts = siegpunkte(augen_of(g, opp), g->tricks_won[opp] > 0);
+        int pts = game_points(c, augen_of(g, opp), g->tricks_won[opp] > 0);
         set_result(g, has66 ? d : opp, pts, has66 ? R_DECLARED : R_WRONG_DECLARATION);
         return;
     }
@@ -160,7 +163,7 @@ static void score_declaration(const Config *c, Game *g, int d) {
 static void score_end_of_cards(const Config *c, Game *g, int lw) {
     int closer = g->closed_by;
     if (closer >= 0) {
-        if (lw == closer && augen_of(g, closer) >= GOING_OUT) {
+        if (lw == closer && augen_of(g, closer) >= c->target) {
             if (c->marken) marken(c, g, closer, R_CLOSER_WON);
             else set_result(g, closer, closer_points(c, g), R_CLOSER_WON);
         } else {
@@ -170,18 +173,18 @@ static void score_end_of_cards(const Config *c, Game *g, int lw) {
     }
     if (!c->sixty_six && !c->marken) {
         int loser = 1 - lw;
-        int pts = c->last_trick_augen ? siegpunkte(augen_of(g, loser), g->tricks_won[loser] > 0) : 1;
+        int pts = c->last_trick_augen ? game_points(c, augen_of(g, loser), g->tricks_won[loser] > 0) : 1;
         set_result(g, lw, pts, R_LAST_TRICK);
         return;
     }
-    int w = sixty_six_winner(g, lw);
+    int w = sixty_six_winner(c, g, lw);
     if (w < 0) {
         set_result(g, -1, 0, R_STAND);
     } else if (c->marken) {
         marken(c, g, w, R_LAST_TRICK);
     } else {
         int loser = 1 - w;
-        set_result(g, w, siegpunkte(augen_of(g, loser), g->tricks_won[loser] > 0), R_LAST_TRICK);
+        set_result(g, w, game_points(c, augen_of(g, loser), g->tricks_won[loser] > 0), R_LAST_TRICK);
     }
 }
 
@@ -339,7 +342,7 @@ static void play_card(const Config *c, Game *g, int p, int card) {
     if (g->nh[winner] == 0) {
         if (c->last_trick_bonus && g->closed_by < 0) g->trick_augen[winner] += (int16_t)c->last_trick_bonus;
         score_end_of_cards(c, g, winner);
-    } else if (c->auto_declare && augen_of(g, winner) >= GOING_OUT) {
+    } else if (c->auto_declare && augen_of(g, winner) >= c->target) {
         score_declaration(c, g, winner);
     }
 }
@@ -353,7 +356,7 @@ static void apply_code(const Config *c, Game *g, int code) {
     } else if (code < 64) {
         int card = code - 32;
         announce(g, p, card >> 3);
-        if (c->auto_declare && g->tricks_won[p] && augen_of(g, p) >= GOING_OUT) score_declaration(c, g, p);
+        if (c->auto_declare && g->tricks_won[p] && augen_of(g, p) >= c->target) score_declaration(c, g, p);
         else play_card(c, g, p, card);
     } else if (code == 64) {
         int low = g->trump * 8 + c->exchange_rank;
@@ -511,6 +514,8 @@ static int read_config(PyObject *dict, Config *c) {
         {"marken", &c->marken},
         {"forfeit_points", &c->forfeit_points},
         {"default_dealer", &c->default_dealer},
+        {"target", &c->target},
+        {"schneider", &c->schneider},
     };
     for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
         if (get_int(dict, ints[i].key, ints[i].field) < 0) return -1;
