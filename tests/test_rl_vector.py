@@ -27,6 +27,7 @@ from gymnasium.vector import AutoresetMode
 from bummerl.actions import Action
 from bummerl.rl.gym import ENV_IDS
 from bummerl.rl.vector import BummerlVectorEnv, PythonBatch
+from bummerl.variants import find_variant
 from bummerl.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,6 +152,7 @@ def test_bench_vector_measures_the_vector_env_beside_its_baselines() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     rows = {label: rate for _, label, rate in bench.measure(num_envs=4, seconds=0.01, repeat=1)}
-    assert rows["vector, Schnapsen, self-play, pure Python"] > 0
-    assert rows["`bummerl selfplay --bots random,random`, Python engine (BUMMERL_PURE=1)"] > 0
+    title = find_variant("schnapsen").title  # the rows name the variant by its title
+    assert rows[f"vector, {title}, self-play, pure Python"] > 0
+    assert rows[f"{title}, `bummerl selfplay --bots random,...`, Python engine (BUMMERL_PURE=1)"] > 0
     assert any(label.startswith("OpenSpiel C++ skat") for label in rows)
