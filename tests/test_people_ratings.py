@@ -237,6 +237,20 @@ def test_the_games_of_a_table_are_rated_in_game_order(world: World) -> None:
     assert anna[1][4] > anna[0][4] > MODEL.mu > MODEL.mu - 1 and anna[2][4] < anna[1][4]
 
 
+def test_a_later_game_waits_for_an_earlier_result_still_to_be_stored(world: World) -> None:
+    """The table dealt on while the first game's result was retried: the second game's result, stored first,
+    is rated only after the first's, and a catch-up (a restart) waits for it as well."""
+    world.table("t", "schnapsen", ["Anna", "Bert"])
+    first = world.repo.start_game("t", 0, 0, 0, "x", None)
+    second = world.game("t", won(1), game_no=1)
+    world.repo.start_game("t", 0, 2, 0, "x", None)  # the game on the table now
+    assert world.ratings.rate_table_of(second) == 0 and world.ratings.catch_up() == 0
+    assert world.ratings.decisions([first, second]) == {}
+    world.repo.finish_game(first, won(0), "record")
+    assert world.ratings.rate_table_of(first) == 2
+    assert [c[0] for c in changes(world.repo) if c[1] == world.player("Anna")] == [first, second]
+
+
 def test_bauernschnapsen_partners_move_together(world: World) -> None:
     world.table("b", "bauernschnapsen", ["Anna", "Bert", "Cleo", "Dora"])
     game = world.game("b", {"contract": "normal", "declarer": 0, "winners": [0, 2], "points": 2, "reason": "x"})

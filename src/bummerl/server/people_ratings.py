@@ -44,7 +44,8 @@ abandoned seat changes nothing.
 ``bummerl_rated_games`` (rated, or why not), inserted first in the transaction
 that applies it: a second try, from a result stored twice, a restarted server
 or another process of a cluster, meets the primary key and changes nothing.
-The games of a table are rated in game order, and at start-up every game
+The games of a table are rated in game order (a later game waits for an
+earlier one whose result is still being written), and at start-up every game
 finished but not decided (a stop between the two writes) is rated, oldest first.
 
 **The shown rating** is ``1500 + 40 (mu - 3 sigma)``: three deviations below the
@@ -123,8 +124,6 @@ MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 #: Rated games of one pair of players (one above the other) in 24 hours; more between them rate nothing that day.
 PAIR_GAMES_PER_DAY = 10
-#: Games one catch-up pass reads at a time.
-CATCH_UP_BATCH = 200
 #: Tries of one game's transaction when another writer raced for the same new rating row or SQLite's lock.
 _TRIES = 4
 #: Seconds a leaderboard page is kept (a rating applied by this process drops them at once).
@@ -306,25 +305,43 @@ class PeopleRatings:
                 .join(_TableRow, _TableRow.id == _GameRow.table_id)
                 .where(_GameRow.id == game_id, _TableRow.rated.is_(True), _TableRow.practice.is_(False))
             )
-            if table_id is None:
-                return 0
-            games = list(
-                s.scalars(
-                    _undecided().where(_GameRow.table_id == table_id).order_by(_GameRow.match_no, _GameRow.game_no)
-                )
-            )
-        return sum(self.rate_game(g) for g in games)
+        return 0 if table_id is None else self._rate_table(table_id)
+
+    def _rate_table(self, table_id: str) -> int:
+        """Rate a rated table's undecided finished games in game order, up to the first game before the last whose
+        result is not stored yet: its own store rates on from it (a result retried while the table dealt on lands
+        after a later game's, and must still be rated first)."""
+        with self._sessions() as s:
+            games = s.execute(
+                select(_GameRow.id, _GameRow.finished, _RatedGameRow.game_id.is_not(None))
+                .outerjoin(_RatedGameRow, _RatedGameRow.game_id == _GameRow.id)
+                .where(_GameRow.table_id == table_id)
+                .order_by(_GameRow.match_no, _GameRow.game_no)
+            ).all()
+        count = 0
+        for i, (game_id, finished, decided) in enumerate(games):
+            if not finished:
+                if i < len(games) - 1:
+                    break
+                continue  # the game on the table now
+            if not decided:
+                count += self.rate_game(game_id)
+        return count
 
     def catch_up(self) -> int:
-        """Rate every finished game of a rated table not decided yet, oldest first (by the time its result was
-        stored); how many changed ratings.  Run at start-up: it finds the games of a stop between the two writes."""
-        count = 0
-        while True:
-            with self._sessions() as s:
-                games = list(s.scalars(_undecided().order_by(_GameRow.finished_at, _GameRow.id).limit(CATCH_UP_BATCH)))
-            if not games:
-                return count
-            count += sum(self.rate_game(g) for g in games)
+        """Rate the undecided finished games of every rated table, the tables in the order of their oldest such
+        result, each in game order (:meth:`_rate_table`); how many changed ratings.  Run at start-up: it finds the
+        games of a stop between the two writes."""
+        with self._sessions() as s:
+            tables = list(
+                s.scalars(
+                    select(_GameRow.table_id)
+                    .where(_GameRow.id.in_(_undecided()))
+                    .group_by(_GameRow.table_id)
+                    .order_by(func.min(_GameRow.finished_at), _GameRow.table_id)
+                )
+            )
+        return sum(self._rate_table(t) for t in tables)
 
     def rate_game(self, game_id: int) -> bool:
         """Decide one finished game and apply it; whether it changed ratings (``False`` also for a game decided
@@ -493,7 +510,11 @@ class PeopleRatings:
 
     def rating_of(self, player_id: str, variant: str) -> PlayerRating | None:
         """The player's rating in ``variant`` (canonical name), or ``None``."""
-        return next((r for r in self.ratings_of(player_id) if r.variant == variant), None)
+        with self._sessions() as s:
+            r = s.get(_RatingRow, (variant, player_id))
+            if r is None:
+                return None
+            return PlayerRating(r.variant, r.score, r.mu, r.sigma, r.games, r.won, r.lost, _listed_rank(s, r))
 
     def board(self, variant: str, offset: int = 0, limit: int = 50) -> Board:
         """A page of ``variant``'s leaderboard (canonical name): the players with at least :data:`MIN_GAMES`
