@@ -532,19 +532,26 @@ class QuickMatchService:
                 v.name, options, humans[0].name, seats=others, move_seconds=clock, rated=True
             )
             places = [(humans[0], 0, token)]
+            self.matchmaker.seated(humans[0], Seated(room.id, room.kind, 0, token, clock))
+            done.append(humans[0])
             for ticket, (seat, code) in zip(humans[1:], sorted(codes.items()), strict=True):
                 joined = await self.manager.join(code, ticket.name)
                 places.append((ticket, seat, joined.token))
-            for ticket, seat, seat_token in places:
-                self.matchmaker.seated(ticket, Seated(room.id, room.kind, seat, seat_token, clock))
+                self.matchmaker.seated(ticket, Seated(room.id, room.kind, seat, joined.token, clock))
                 done.append(ticket)
         except (RequestError, StorageError, BummerlError) as exc:
             # A full server, a busy database: the people wait on in their places and the next poll after a pause
-            # tries again (a seat already given stays given: its player goes to that table).
+            # tries again.  A seat already given stays given (its player goes to that table, which then waits
+            # for the seat whose taking failed, as a friend table waits for its guest: rare, and logged).
             log.warning("quick match: a table of %s could not be made: %s", group.variant, exc)
             self.matchmaker.unseat([t for t in group.tickets if t not in done])
             self._pause_until = self.clock() + PAUSE_SECONDS
             return
+        except BaseException:
+            # Anything else (a cancelled request, a fault): nobody stays "being seated" for ever, which would
+            # keep them from asking again and outlive every expiry.
+            self.matchmaker.unseat([t for t in group.tickets if t not in done])
+            raise
         for ticket, seat, _ in places:
             try:
                 await self.manager.db.run(self.players.claim_seat, ticket.player, room.id, seat)
