@@ -503,18 +503,13 @@ class PeopleRatings:
             rows = list(
                 s.scalars(select(_RatingRow).where(_RatingRow.player_id == player_id).order_by(_RatingRow.variant))
             )
-            return [
-                PlayerRating(r.variant, r.score, r.mu, r.sigma, r.games, r.won, r.lost, _listed_rank(s, r))
-                for r in rows
-            ]
+            return [_player_rating(s, r) for r in rows]
 
     def rating_of(self, player_id: str, variant: str) -> PlayerRating | None:
         """The player's rating in ``variant`` (canonical name), or ``None``."""
         with self._sessions() as s:
-            r = s.get(_RatingRow, (variant, player_id))
-            if r is None:
-                return None
-            return PlayerRating(r.variant, r.score, r.mu, r.sigma, r.games, r.won, r.lost, _listed_rank(s, r))
+            row = s.get(_RatingRow, (variant, player_id))
+            return None if row is None else _player_rating(s, row)
 
     def board(self, variant: str, offset: int = 0, limit: int = 50) -> Board:
         """A page of ``variant``'s leaderboard (canonical name): the players with at least :data:`MIN_GAMES`
@@ -575,6 +570,10 @@ def _undecided() -> Any:
             _RatedGameRow.game_id.is_(None),
         )
     )
+
+
+def _player_rating(s: Session, r: _RatingRow) -> PlayerRating:
+    return PlayerRating(r.variant, r.score, r.mu, r.sigma, r.games, r.won, r.lost, _listed_rank(s, r))
 
 
 def _listed_rank(s: Session, row: _RatingRow) -> int | None:
