@@ -251,3 +251,27 @@ def test_a_deploy_replaces_the_cached_shell(
         errors.check()
     finally:
         deployed.stop()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_phone_header_keeps_two_rows_with_the_theme_switch(
+    lang: str, server: LiveServer, make: Callable[..., BrowserContext], page_errors: Errors
+) -> None:
+    """At 390x844 the header is the brand with the links, then the two selects and the three switches (theme,
+    motion, sound): every link reachable (those beyond the edge by scrolling the row, never the page)."""
+    page: Page = make("phone", locale="de-AT" if lang == "de" else "en-GB").new_page()
+    errors = page_errors(page)
+    page.goto(server.url + "/")
+    page.locator("#theme-toggle").wait_for()
+    rows = page.eval_on_selector_all(
+        ".topbar .brand, #nav, #prefs > *",
+        "els => [...new Set(els.filter((e) => e.getClientRects().length)"
+        ".map((e) => Math.round(e.getBoundingClientRect().top)))]",
+    )
+    assert len(rows) == 2, rows
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    last = page.locator("#nav a").last
+    last.scroll_into_view_if_needed()  # as a swipe along the row does
+    box = last.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    errors.check()
