@@ -180,4 +180,8 @@ def test_a_newcomer_sees_a_provisional_rating_and_a_long_name_keeps_its_mark(
     anonymous.goto(own_server.url + "/#/leaderboard/scharf")  # an alias names its variant
     anonymous.locator("#lb-empty").wait_for()
     assert anonymous.locator("#lb-variant").input_value() == "schnapsen-scharf"
+    anonymous.goto(own_server.url + "/#/leaderboard/chess")  # a typo, an old link
+    assert "gibt es nicht" in anonymous.locator("#leaderboard .notice.error").inner_text()
+    anonymous.select_option("#lb-variant", "schnapsen")  # and the way out
+    anonymous.locator("#lb-table").wait_for()
     errors.check()

@@ -8,7 +8,7 @@
 // The rows carry names, never player ids: the server marks the asking player's own row (`me`), for which the
 // page sends this browser's player key. Names are text nodes (h()), never HTML.
 
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { h, variantList, variantTitle } from "./render.js";
 
@@ -67,12 +67,14 @@ export class LeaderboardPage {
     this.board = null;
     this.offset = 0;
     this.error = null;
+    this.unknown = false;
     this.load();
     this.render();
   }
 
   async load() {
     this.error = null;
+    this.unknown = false;
     const headers = this.player ? { Authorization: `Bearer ${this.player.key}` } : {};
     try {
       this.variants = await variantList();
@@ -82,7 +84,9 @@ export class LeaderboardPage {
       this.variant = data.variant; // an alias in the address names its variant
     } catch (err) {
       this.board = null;
-      this.error = err.message;
+      // An address with a variant the server does not know (a typo, an old link): said in the page's language.
+      this.unknown = err instanceof ApiError && err.code === "unknown_variant";
+      this.error = this.unknown ? null : err.message;
     }
     this.render();
   }
@@ -165,7 +169,9 @@ export class LeaderboardPage {
   render() {
     const page = h("section", { class: "leaderboard", id: "leaderboard" }, h("h1", {}, t("lb_heading")));
     page.append(this.chooser());
-    if (this.error) page.append(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
+    if (this.unknown) page.append(h("p", { class: "notice error", role: "alert" }, t("lb_unknown_variant")));
+    else if (this.error)
+      page.append(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
     else if (!this.board) page.append(h("p", {}, t("connecting")));
     else page.append(this.mine(), this.table(), this.pager() || "");
     page.append(h("p", { class: "muted small lb-note" }, t("lb_note")));
