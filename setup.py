@@ -21,12 +21,17 @@ setup(
         Extension(
             "bummerl.core._two_player",
             ["src/bummerl/core/_two_player.c"],
+            depends=["src/bummerl/core/_core.h"],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
         ),
         # Dreierschnapsen and Bauernschnapsen in C, the same interface (bummerl.table_game is the reference).
         Extension(
-            "bummerl.core._table", ["src/bummerl/core/_table.c"], extra_compile_args=["-O3", "-std=c99"], optional=True
+            "bummerl.core._table",
+            ["src/bummerl/core/_table.c"],
+            depends=["src/bummerl/core/_core.h"],
+            extra_compile_args=["-O3", "-std=c99"],
+            optional=True,
         ),
     ]
 )

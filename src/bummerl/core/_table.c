@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_core.h"
+
 /* ------------------------------------------------------------------------------------------ constants */
 enum { PH_CUT, PH_TRUMP, PH_BIDDING, PH_TALON, PH_DOUBLING, PH_PLAY, PH_OVER, PHASES };
 enum { G_SIXTY_SIX, G_NO_TRICK, G_FIRST_TRICKS_66, G_ALL_TRICKS, G_CLAIM };
@@ -107,24 +109,7 @@ typedef struct {
 static inline int suit_of(int card) { return card >> 3; }
 static inline int rank_of(int card) { return card & 7; }
 
-/* ------------------------------------------------------------------------------------------- SplitMix64 */
-static inline uint64_t next_u64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t below(uint64_t *state, uint64_t n) {
-    uint64_t rest = (UINT64_MAX % n + 1) % n;
-    uint64_t x = next_u64(state);
-    if (rest != 0) {
-        uint64_t limit = 0 - rest;
-        while (x >= limit) x = next_u64(state);
-    }
-    return x % n;
-}
-
+/* ------------------------------------------------------------------------------------------- the deal */
 /* Game.deal's pack: SplitMix64(seed).shuffle(deck(20)). */
 static void shuffled_pack(uint64_t seed, uint8_t *out) {
     memcpy(out, PACK, DECK_SIZE);
@@ -659,14 +644,6 @@ static void apply_action(const Rules *R, TState *s, int a) {
 }
 
 /* --------------------------------------------------------------------------------------- observation */
-static void planes(float *out, uint32_t cards) {
-    while (cards) {
-        int c = __builtin_ctz(cards);
-        out[c] = 1.0f;
-        cards &= cards - 1;
-    }
-}
-
 static uint32_t bits(const uint8_t *cards, int len) {
     uint32_t b = 0;
     for (int i = 0; i < len; i++) b |= 1u << cards[i];
@@ -750,16 +727,6 @@ static void write_mask(const Rules *R, const TState *s, int seat, int8_t *out) {
 
 
 /* ------------------------------------------------------------------------------------ reading the config */
-static int get_int(PyObject *dict, const char *key, int *out) {
-    PyObject *v = PyMapping_GetItemString(dict, key);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
-}
-
 /* A tuple of exactly ``count`` ints (``count`` < 0: any length up to ``cap``, stored in *got). */
 static int get_ints(PyObject *dict, const char *key, int *out, int cap, int *got) {
     PyObject *v = PyMapping_GetItemString(dict, key);
@@ -848,29 +815,6 @@ static int read_config(PyObject *dict, Rules *R) {
     R->obs_size = CARDS * (1 + (n - 1) + n + 2 + 1 + 1) + 4 + PHASES + 4 * n + 1 + nc + 4 + 1 + 1 + 2 + n + 4 * n +
                   n * (nc + 1);
     R->info_size = R->obs_size + (DECK_SIZE / n) * (n * CARDS + n) + 4 * n * (nc + 1 + n);
-    return 0;
-}
-
-/* A caller's buffer of ``count`` items of ``itemsize`` bytes, C-contiguous (and writable if asked). */
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count, int writable,
-                      const char *name) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s buffer", name, writable ? " writable" : "");
-        return -1;
-    }
-    if (view->itemsize != itemsize || view->len != itemsize * count) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes (has %zd bytes of items of %zd)", name,
-                     count, itemsize, view->len, view->itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-static int read_seed(PyObject *obj, uint64_t *seed) {
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *seed = (uint64_t)v;
     return 0;
 }
 
@@ -1027,21 +971,6 @@ static PyTypeObject StateType = {
 };
 
 /* ---------------------------------------------------------------------------- Batch: N games stepped together */
-/* Path elements of bummerl.rng.derive_seed: "DEAL", "SEAT", "BOTS", "REDL" (bummerl.rl.episode, bummerl.rl.gym,
- * bummerl.arena.deals). */
-#define DEALER_SEEDS 0x4445414CULL
-#define SEAT_SEEDS 0x53454154ULL
-#define BOT_SEEDS 0x424F5453ULL
-#define REDEAL_SEEDS 0x5245444CULL
-
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t derive0(uint64_t seed) { return mix(seed + 0x9E3779B97F4A7C15ULL); }
-static inline uint64_t extend1(uint64_t derived, uint64_t p) { return mix((derived ^ p) + 0x9E3779B97F4A7C15ULL); }
-
 typedef struct {
     TState game;
     uint64_t stream; /* SeedStream: the seeds of the slot's next games */
@@ -1182,24 +1111,6 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
 static void Batch_dealloc(BatchObject *self) {
     PyMem_Free(self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-typedef struct {
-    Py_buffer views[6];
-    int count;
-} Buffers;
-
-static void release(Buffers *bufs) {
-    for (int i = 0; i < bufs->count; i++) PyBuffer_Release(&bufs->views[i]);
-}
-
-static int take(Buffers *bufs, PyObject *obj, Py_ssize_t itemsize, Py_ssize_t count, int writable, const char *name) {
-    if (get_buffer(obj, &bufs->views[bufs->count], itemsize, count, writable, name) < 0) {
-        release(bufs);
-        return -1;
-    }
-    bufs->count++;
-    return 0;
 }
 
 static PyObject *Batch_reset(BatchObject *self, PyObject *args) {

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_core.h"
+
 #define MAX_HAND 16
 #define MAX_TRICKS 16
 #define MAX_LEGAL 48
@@ -25,14 +27,6 @@
 #define OBER 4
 
 enum { R_DECLARED, R_WRONG_DECLARATION, R_CLOSER_WON, R_CLOSER_FAILED, R_LAST_TRICK, R_STAND, R_FORFEIT };
-
-/* The path elements of bummerl.rng.derive_seed that the environments use (bummerl.arena.deals.BOT_SEEDS,
- * bummerl.rl.episode.DEALER_SEEDS and SEAT_SEEDS, bummerl.rl.gym.REDEAL_SEEDS); the batch comparison of
- * tests/test_core.py fails if one differs. */
-#define BOT_SEEDS 0x424F5453ULL
-#define DEALER_SEEDS 0x4445414CULL
-#define SEAT_SEEDS 0x53454154ULL
-#define REDEAL_SEEDS 0x5245444CULL
 
 static const int AUGEN[8] = {0, 0, 0, 2, 3, 4, 10, 11};
 
@@ -61,26 +55,6 @@ typedef struct {
     int8_t nlegal, legal_ok;
     int8_t legal[MAX_LEGAL];
 } Game;
-
-/* ------------------------------------------------------------------ SplitMix64 (bummerl.rng) */
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t next_u64(uint64_t *state) { return mix(*state += 0x9E3779B97F4A7C15ULL); }
-static inline uint64_t below(uint64_t *state, uint64_t n) {
-    uint64_t rest = (UINT64_MAX % n + 1) % n;
-    uint64_t x = next_u64(state);
-    if (rest != 0) {
-        uint64_t limit = 0 - rest;
-        while (x >= limit) x = next_u64(state);
-    }
-    return x % n;
-}
-/* extend_seed(derived, p) and derive_seed(seed) of bummerl.rng. */
-static inline uint64_t extend1(uint64_t derived, uint64_t p) { return mix((derived ^ p) + 0x9E3779B97F4A7C15ULL); }
-static inline uint64_t derive0(uint64_t seed) { return mix(seed + 0x9E3779B97F4A7C15ULL); }
 
 /* ------------------------------------------------------------------ the rules */
 static inline int augen_of(const Game *g, int p) {
@@ -384,14 +358,6 @@ static int is_legal(const Config *c, Game *g, int64_t code) {
 }
 
 /* ------------------------------------------------------------------ the view's encoding (rl.encoding) */
-static inline void planes(float *out, uint32_t bits) {
-    while (bits) {
-        int i = __builtin_ctz(bits);
-        out[i] = 1.0f;
-        bits &= bits - 1;
-    }
-}
-
 /* _TwoPlayerEncoder.observation (and information_state) of seat ``me``'s view; ``out`` has the full size. */
 static void encode(const Config *c, const Game *g, int me, int info, float *out) {
     int opp = 1 - me;
@@ -444,16 +410,6 @@ static void write_mask(const Config *c, Game *g, int seat, int8_t *out) {
 }
 
 /* ------------------------------------------------------------------ reading the config */
-static int get_int(PyObject *dict, const char *key, int *out) {
-    PyObject *v = PyMapping_GetItemString(dict, key);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
-}
-
 /* A sequence of at most ``cap`` ints. */
 static int read_ints(PyObject *v, const char *key, int *out, int cap, int *count) {
     PyObject *seq = PySequence_Fast(v, "expected a sequence of ints");
@@ -534,22 +490,6 @@ static int read_config(PyObject *dict, Config *c) {
         return -1;
     }
     c->max_tricks = c->pack_size / 2;
-    return 0;
-}
-
-/* A caller's buffer of ``count`` items of ``itemsize`` bytes, C-contiguous (and writable if asked). */
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count, int writable,
-                      const char *name) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s buffer", name, writable ? " writable" : "");
-        return -1;
-    }
-    if (view->itemsize != itemsize || view->len != itemsize * count) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes (has %zd bytes of items of %zd)", name,
-                     count, itemsize, view->len, view->itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
     return 0;
 }
 
@@ -778,24 +718,6 @@ static void Batch_dealloc(BatchObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-typedef struct {
-    Py_buffer views[6];
-    int count;
-} Buffers;
-
-static void release(Buffers *bufs) {
-    for (int i = 0; i < bufs->count; i++) PyBuffer_Release(&bufs->views[i]);
-}
-
-static int take(Buffers *bufs, PyObject *obj, Py_ssize_t itemsize, Py_ssize_t count, int writable, const char *name) {
-    if (get_buffer(obj, &bufs->views[bufs->count], itemsize, count, writable, name) < 0) {
-        release(bufs);
-        return -1;
-    }
-    bufs->count++;
-    return 0;
-}
-
 static PyObject *Batch_reset(BatchObject *self, PyObject *args) {
     PyObject *seeds, *obs, *mask, *seat;
     if (!PyArg_ParseTuple(args, "OOOO", &seeds, &obs, &mask, &seat)) return NULL;
@@ -909,13 +831,6 @@ static PyTypeObject BatchType = {
 };
 
 /* ------------------------------------------------------------------ module functions */
-static int read_seed(PyObject *obj, uint64_t *seed) {
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *seed = (uint64_t)v;
-    return 0;
-}
-
 static PyObject *core_deal(PyObject *module, PyObject *args) {
     PyObject *config, *seed_obj;
     int dealer;
