@@ -1,7 +1,7 @@
 """Ratings of people per variant: each rated game between people moves its players' ratings, once, in game order.
 
 **The library.**  `openskill <https://openskill.me>`_'s Plackett-Luce model
-(Weng and Lin 2011, the model behind TrueSkill without its patents): a rating is
+(Weng and Lin's Bayesian approximation, 2011: an open alternative to TrueSkill): a rating is
 a skill ``mu`` with an uncertainty ``sigma``, like Glicko-2's rating and
 deviation, and one update takes any number of teams of any size with ties.
 That is what our games are: two players, two fixed partnerships of two
@@ -22,7 +22,7 @@ game was won (Schneider, a Kontra) is not counted: points measure the deal's
 luck as much as the play.
 
 **Which games.**  A game changes ratings only if all of these hold
-(:func:`decide`): its table is *rated* (``TableData.rated``: a table whose
+(:meth:`PeopleRatings.rate_game`): its table is *rated* (``TableData.rated``: a table whose
 players the server paired, a quick match; never a practice table, whose deals
 come from a seed a player chose, nor a friend's table, where one person with two
 devices can pick the opponent: docs/security.md, "Ratings"); no seat was a bot
@@ -68,9 +68,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import logging
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -94,11 +93,13 @@ from bummerl.server.storage import (
 from bummerl.variants import Variant, find_variant
 
 __all__ = [
+    "BOARD_SECONDS",
     "DISPLAY_BASE",
     "DISPLAY_SCALE",
     "MAX_LIMIT",
     "MAX_OFFSET",
     "MIN_GAMES",
+    "MODEL",
     "PAIR_GAMES_PER_DAY",
     "Board",
     "BoardRow",
@@ -109,8 +110,6 @@ __all__ = [
     "display_rating",
     "rate",
 ]
-
-log = logging.getLogger("bummerl.server")
 
 #: The model: openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300: a rating never freezes).
 MODEL = PlackettLuce()
@@ -288,7 +287,7 @@ class PeopleRatings:
     """The ratings' database access on the repository's engine; every method runs in a database thread
     (:class:`~bummerl.server.database.Database`) and each game is one short transaction."""
 
-    def __init__(self, repo: Repository, clock: Any = time.monotonic) -> None:
+    def __init__(self, repo: Repository, clock: Callable[[], float] = time.monotonic) -> None:
         self.engine = repo.engine
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._clock = clock
