@@ -11,7 +11,7 @@
 // the rules or the history, and when the seat is found the page goes to the table. The ticket is kept in
 // sessionStorage, so a reload of the tab waits on with the same ticket.
 
-import { ApiError, api, seats } from "./api.js";
+import { ApiError, api, prefs, seats } from "./api.js";
 import { formatNumber, has, t } from "./i18n.js";
 import { ensurePlayer } from "./profile.js";
 import { h } from "./render.js";
@@ -243,8 +243,12 @@ export class QuickMatchPanel {
     if (!v) return;
     const body = { variant: v.variant, preset: this.form.preset };
     if (v.seats > 2 && this.form.bots !== "never") body.bots_after = Number(this.form.bots);
+    // The name typed in the lobby's form (remembered, as the form remembers it), else the player's own.
     const name = (document.getElementById("player-name") || {}).value;
-    if (name && name.trim()) body.name = name.trim();
+    if (name && name.trim()) {
+      body.name = name.trim();
+      prefs.name = body.name;
+    }
     this.busy = true;
     this.error = null;
     this.refresh();
