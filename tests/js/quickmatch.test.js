@@ -4,7 +4,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { setLang } from "../../src/bummerl/server/static/i18n.js";
-import { botWaitLabel, botsIn, presetLabel, waitedText } from "../../src/bummerl/server/static/quickmatch.js";
+import { ApiError } from "../../src/bummerl/server/static/api.js";
+import {
+  botWaitLabel,
+  botsIn,
+  presetLabel,
+  refusalText,
+  waitedText,
+} from "../../src/bummerl/server/static/quickmatch.js";
 
 describe("quick match", () => {
   test("the time waited reads as minutes and seconds", () => {
@@ -29,5 +36,13 @@ describe("quick match", () => {
     setLang("en");
     assert.deepEqual([null, 0, 30].map(botWaitLabel), ["never – people only", "at once", "after 30 seconds"]);
     assert.equal(presetLabel("easy"), "Easy (going out automatically at 66)");
+  });
+
+  test("a refusal the page knows is said in the page's words, another one in the server's", () => {
+    setLang("de");
+    const waiting = new ApiError(409, "already_waiting", "you are waiting for a quick match already");
+    assert.match(refusalText(waiting), /^Du wartest schon auf ein Spiel/);
+    const other = new ApiError(503, "storage", "the database is busy");
+    assert.equal(refusalText(other), "Fehler: the database is busy");
   });
 });

@@ -37,6 +37,13 @@ export function presetLabel(name) {
   return has(`qm_preset_${name}`) ? t(`qm_preset_${name}`) : name;
 }
 
+/** Why the server refused a quick match, in the page's language where the page knows the refusal, else the
+ *  server's own words. */
+export function refusalText(err) {
+  const key = `qm_refused_${err && err.code}`;
+  return has(key) ? t(key) : t("error", { message: err ? err.message : "" });
+}
+
 /** A wait for bots as the select names it. */
 export function botWaitLabel(seconds) {
   if (seconds === null) return t("qm_bots_never");
@@ -214,7 +221,7 @@ export class QuickMatchPanel {
       this.choices = (await api("GET", "/api/quickmatch")).data;
       wait.pollMs = Math.max(500, (this.choices.poll_seconds || 1) * 1000);
     } catch (err) {
-      this.error = err.message;
+      this.error = t("error", { message: err.message });
     }
     this.refresh();
   }
@@ -255,7 +262,7 @@ export class QuickMatchPanel {
     try {
       await enter(body);
     } catch (err) {
-      this.error = err.message;
+      this.error = refusalText(err);
     } finally {
       this.busy = false;
       this.refresh();
@@ -376,7 +383,7 @@ export class QuickMatchPanel {
     if (this.gone) return;
     ensureStyle();
     const parts = [h("h2", { id: "qm-heading" }, t("qm_heading")), this.countsEl];
-    if (this.error) parts.push(h("p", { class: "notice error", role: "alert" }, t("error", { message: this.error })));
+    if (this.error) parts.push(h("p", { class: "notice error", role: "alert" }, this.error));
     if (wait.notice) parts.push(h("p", { class: "notice", role: "status" }, t(wait.notice)));
     if (!this.choices) {
       this.mainEl.replaceChildren(h("p", { class: "muted" }, t("connecting")));
