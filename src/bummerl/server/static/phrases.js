@@ -153,7 +153,7 @@ export class TablePhrases {
           type: "button",
           class: "phrase-toggle",
           "aria-expanded": this.open ? "true" : "false",
-          "aria-controls": "phrase-menu",
+          "aria-controls": this.open ? "phrase-menu" : null, // only while the menu is there to point to
           dataset: { fkey: "phrase-toggle" },
           onclick: () => this.toggle(!this.open),
         },
