@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import best_response, expected_game_score
 from bummerl.cards import CARDS
 from bummerl.rl.exact import fixed_deal_root, packet_outcomes, tabulate
 from bummerl.rl.openspiel import BummerlState, load
-from bummerl.rl.openspiel_bots import BotPolicy
+from bummerl.rl.openspiel_policies import BotPolicy
 
 #: Vorhand holds K 10 A of Hearts, the dealer Q of Hearts, K and A of Diamonds: a small game of mini8 (two
 #: trump cards left for chance, then the talon card), a second or so to walk.

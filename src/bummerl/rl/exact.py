@@ -16,7 +16,7 @@ the same game with 3! x 3! fewer deals in ``mini8``.  (Pack order here is the or
 :attr:`~bummerl.cards.Card.index`: low ranks of a suit first.)
 
 **Policies.**  :func:`tabulate` also records, at every information state, what each bot named in ``bots``
-does there (:func:`bummerl.rl.openspiel_bots.bot_policy`: one-hot for a bot that decides, uniform for
+does there (:func:`bummerl.rl.openspiel_policies.bot_policy`: one-hot for a bot that decides, uniform for
 ``random``), as ``pyspiel.TabularPolicy`` tables of the EFG game: ``pyspiel.exploitability`` then gives the
 exploitability of that bot in self-play.
 
@@ -45,7 +45,7 @@ import pyspiel
 
 from bummerl.cards import CARDS, parse_cards
 from bummerl.rl.openspiel import BummerlGame, BummerlState
-from bummerl.rl.openspiel_bots import bot_policy
+from bummerl.rl.openspiel_policies import bot_policy
 from bummerl.variants import Variant
 
 __all__ = ["Tree", "count_tree", "fixed_deal_root", "packet_outcomes", "tabulate"]
