@@ -23,7 +23,7 @@ from browser_setup import require_chromium
 
 require_chromium()
 
-from ui_helpers import no_sideways_scroll, small_controls  # noqa: E402
+from ui_helpers import no_sideways_scroll, small_controls, wait_until  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -140,11 +140,11 @@ def test_a_wait_is_cancelled_and_leaves_nobody_in_the_queue(
     lobby(page, server.url, "Dora", "schnorps")
     page.click("#quick-match")
     page.locator("#qm-waiting").wait_for()
-    assert any(q["variant"] == "schnorps" for q in queues(server))
+    # The counts are kept 2 s: the queue shows within that, and is gone as soon after the cancel.
+    wait_until(page, lambda: any(q["variant"] == "schnorps" for q in queues(server)), "the queue", timeout=5)
     page.click("#qm-cancel")
     page.locator("#quick-match").wait_for()
-    time.sleep(2.1)  # the counts are kept 2 s
-    assert not any(q["variant"] == "schnorps" for q in queues(server))
+    wait_until(page, lambda: not any(q["variant"] == "schnorps" for q in queues(server)), "no queue", timeout=5)
     # A reload while waiting waits on with the same ticket (kept for the tab).
     page.click("#quick-match")
     page.locator("#qm-waiting").wait_for()
