@@ -445,3 +445,22 @@ def test_the_clock_times_table_seats_at_every_table_size(
     wait_for(lambda: repo.load_table(table_id).games[0].finished)
     result = repo.load_table(table_id).games[0].result
     assert abandoned and result is not None and result["abandoned"] == abandoned
+
+
+def test_a_table_leaves_memory_only_once_its_clock_stops_and_a_lost_table_stops_its_clock(
+    client: TestClient, fake: FakeTime
+) -> None:
+    """At most one timer per table, and none left behind: an idle table whose clock runs stays (its game plays out
+    with the stand-in), and a table another process took (cluster: ``Room.stop_clock``) has no timer any more."""
+    table, _friend = friend_table(client, move_seconds=30)
+    manager = app_parts(client.app).manager
+    room = room_of(client, table["table_id"])
+    assert len(fake.pending()) == 1 and room.clock is not None and room.clock.running
+    assert on_loop(client, manager.evict_idle, 0.0) == []  # nobody connected, but the clock runs
+    on_loop(client, room.stop_clock)
+    assert fake.pending() == [] and not room.clock.running
+    ply = room.ply
+    on_loop(client, fake.advance, 120)
+    time.sleep(0.2)
+    assert room.ply == ply  # nothing moved for a table this process no longer holds
+    assert on_loop(client, manager.evict_idle, 0.0) == [table["table_id"]]

@@ -386,6 +386,7 @@ class TableManager:
             if not t.connections
             and t.idle_for(now) >= limit
             and (t.bot_task is None or t.bot_task.done())
+            and (t.clock is None or not t.clock.running)  # its timer would move for a table nobody holds
             and t.storage == "ok"
             and t.id not in linked
         ]
