@@ -118,10 +118,19 @@ def compare_games(variant: Variant, games: int, seed: int, first: int = 0) -> Ta
 
 
 def compare_batches(
-    variant: Variant, num_envs: int, steps: int, seed: int, *, seat: int | str, observation: str, illegal: str = "lose"
+    variant: Variant,
+    num_envs: int,
+    steps: int,
+    seed: int,
+    *,
+    seat: int | str,
+    observation: str,
+    illegal: str = "lose",
+    dealer: int | str = "seed",
+    reward: str = "zero_sum",
 ) -> int:
     """Step the core's ``Batch`` and :class:`PythonBatch` side by side; the number of games finished."""
-    settings = EnvSettings.read(variant, None, observation=observation, illegal=illegal)
+    settings = EnvSettings.read(variant, None, observation=observation, illegal=illegal, dealer=dealer, reward=reward)
     compiled = make_batch(settings, num_envs, seat=seat, backend="compiled")
     reference = make_batch(settings, num_envs, seat=seat, backend="python")
     assert isinstance(reference, PythonBatch)

@@ -12,6 +12,7 @@ compared: the core answers in numbers (its observation is the view's encoding), 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 import sys
@@ -157,6 +158,14 @@ def test_the_batch_steps_as_the_python_reference(name: str, seat: int | str, obs
     assert finished > 0
 
 
+@pytest.mark.parametrize(("seat", "dealer", "reward"), [(1, "rotate", "points"), ("random", 2, "zero_sum")])
+def test_the_batch_deals_and_scores_as_the_python_reference(seat: int | str, dealer: int | str, reward: str) -> None:
+    compare = _script("core_diff").compare_batches
+    for name in ("bauernschnapsen", "dreierschnapsen"):
+        variant = find_variant(name)
+        assert compare(variant, 6, 80, 7, seat=seat, observation="observation", dealer=dealer, reward=reward) > 0
+
+
 def test_the_deal_is_game_deals() -> None:
     config = table_config(BAUERNSCHNAPSEN)
     assert config is not None
@@ -203,6 +212,15 @@ def test_the_batch_checks_its_buffers_and_names_an_illegal_action() -> None:
 def _b(array: np.ndarray[Any, Any]) -> Buffer:
     # NumPy's stubs declare arrays Buffers only for Python 3.12 and later (mypy checks as 3.11).
     return cast(Buffer, array)
+
+
+def test_a_variant_subclass_stays_on_the_engine() -> None:
+    # The core mirrors TableVariant's data, not a subclass's hooks: such a variant is played by the Python engine.
+    @dataclasses.dataclass(frozen=True)
+    class Hooked(TableVariant):
+        pass
+
+    assert table_config(Hooked()) is None and core.core_of(Hooked()) is None
 
 
 def test_pure_makes_the_table_core_step_aside(monkeypatch: pytest.MonkeyPatch) -> None:
