@@ -13,7 +13,11 @@ hands, so a test states the situation it checks instead of searching for a seed:
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 
 from bummerl.actions import Action
 from bummerl.cards import Card, deck, parse_cards
@@ -28,6 +32,7 @@ __all__ = [
     "cards_in",
     "deal_game",
     "deck_order",
+    "load_script",
     "position",
     "random_playout",
     "random_policy",
@@ -198,3 +203,17 @@ def cards_in(obj: object) -> set[Card]:
         elif isinstance(item, (tuple, list, set, frozenset)):
             stack.extend(item)
     return found
+
+
+#: The repository's root: bench/ and examples/ lie below it, outside the package.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(path: str) -> ModuleType:
+    """The script at ``path`` (relative to the repository's root, e.g. ``bench/core_diff.py``) as a module."""
+    spec = importlib.util.spec_from_file_location(f"script_{Path(path).stem}", ROOT / path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses in the script look their module up
+    spec.loader.exec_module(module)
+    return module

@@ -12,10 +12,6 @@ answers in numbers (its observation is the view's encoding), and the Python API'
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -36,8 +32,8 @@ from bummerl.rl.settings import EnvSettings
 from bummerl.rl.vector import PythonBatch, make_batch
 from bummerl.variants import find_variant
 from bummerl.variants.two_player import SCHNAPSEN, TwoPlayerVariant
+from helpers import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The four games and the research variants (mini8, mini10, mini12) where the tree has them.
 BASE = ["schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps"] + [
     v.name for v in getattr(variants_module, "RESEARCH_VARIANTS", ())
@@ -53,16 +49,7 @@ OPTION_VALUES: dict[str, list[object]] = {
 }
 
 
-def _script(path: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"script_{Path(path).stem}", ROOT / path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-diff = _script("bench/core_diff.py")
+diff = load_script("bench/core_diff.py")
 
 
 @st.composite

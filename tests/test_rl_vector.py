@@ -12,9 +12,7 @@ backend against the reference is tests/test_core.py's.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
@@ -29,8 +27,8 @@ from bummerl.rl.gym import ENV_IDS
 from bummerl.rl.vector import BummerlVectorEnv, PythonBatch
 from bummerl.variants import find_variant
 from bummerl.view import View
+from helpers import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 TWO_PLAYER = ["schnapsen", "schnapsen-scharf", "sechsundsechzig", "schnorps"]
 
 
@@ -147,10 +145,7 @@ def test_an_illegal_number_forfeits_the_game_by_default() -> None:
 
 
 def test_bench_vector_measures_the_vector_env_beside_its_baselines() -> None:
-    spec = importlib.util.spec_from_file_location("script_vector", ROOT / "bench" / "vector.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench/vector.py")
     rows = {label: rate for _, label, rate in bench.measure(num_envs=4, seconds=0.01, repeat=1)}
     title = find_variant("schnapsen").title  # the rows name the variant by its title
     assert rows[f"vector, {title}, self-play, pure Python"] > 0
