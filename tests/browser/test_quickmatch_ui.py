@@ -120,9 +120,9 @@ def test_bauernschnapsen_alone_gets_three_bots_after_the_chosen_wait(
     page.locator("#qm-waiting").wait_for()
     page.locator(".qm-bots-in", has_text="Computer").wait_for()
     shot(page, "quick-match-waiting-phone-390-de")
-    page.wait_for_url(TABLE_URL, timeout=20000)
+    page.wait_for_url(TABLE_URL, timeout=25000)
     took = time.monotonic() - started
-    assert 9.5 <= took < 15.0, f"seated with bots after {took:.1f} s (the wait was 10 s)"
+    assert 9.5 <= took < 20.0, f"seated with bots after {took:.1f} s (the wait was 10 s)"
     table_id = page.url.rsplit("/", 1)[1]
     summary = server.get_json(f"/api/tables/{table_id}")
     assert summary["variant"] == "bauernschnapsen" and summary["options"] == {"match_target": 12}
