@@ -24,6 +24,7 @@ from ui_helpers import (
     SeatDriver,
     axe_violations,
     bidding_turn,
+    felt_contrast,
     first_legal,
     game_over,
     mid_game,
@@ -141,6 +142,32 @@ def test_axe_finds_nothing_serious_on_a_phone(
     page = themed(make, "phone", theme)
     errors = page_errors(page)
     check_every_page(page, server.url, places, lambda p, _name: axe_violations(p))
+    errors.check()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("kind", ["desktop", "phone"])
+def test_the_text_on_the_felt_meets_aa_contrast(
+    kind: str,
+    theme: str,
+    server: LiveServer,
+    places: dict[str, Any],
+    make: Callable[..., BrowserContext],
+    page_errors: Errors,
+) -> None:
+    """axe leaves the text on the green table unjudged (its background is a gradient): measured on the pixels
+    behind each text, at every table and bidding of the module, in both themes, on a laptop and a phone."""
+    page = themed(make, kind, theme)
+    errors = page_errors(page)
+    found: dict[str, list[str]] = {}
+    for group in ("tables", "bidding"):
+        for variant, table in places[group].items():
+            show_table(page, server.url, table, variant)
+            if group == "bidding":
+                page.locator("#tg-actions button.bid").first.wait_for()
+            found[f"{group}-{variant}"] = felt_contrast(page)
+    bad = {name: what for name, what in found.items() if what}
+    assert not bad, "\n".join(f"{name}: {what}" for name, what in bad.items())
     errors.check()
 
 

@@ -6,11 +6,14 @@
 - :func:`open_seat` shows a seat's table in a page (its token in the page's ``localStorage``, as after creating
   or joining the table there);
 - :func:`no_sideways_scroll`, :func:`on_first_screen`, :func:`small_controls`: what a phone must satisfy;
-- :func:`axe_violations`: what axe-core (npm, ``node_modules/axe-core``) finds serious or critical on a page.
+- :func:`axe_violations`: what axe-core (npm, ``node_modules/axe-core``) finds serious or critical on a page;
+- :func:`felt_contrast`: the contrast of the text on the green table, measured on its pixels (axe cannot judge a
+  gradient).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import time
@@ -24,7 +27,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+    from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize
 
 #: Seconds between two messages of one seat (the server allows 10 a second after a burst).
 SEND_INTERVAL = 0.11
@@ -335,3 +338,123 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical"
         page.add_script_tag(path=str(AXE))
     found: list[str] = page.evaluate(_AXE_RUN, list(impacts))
     return found
+
+
+#: Text on the green table (a gradient, which axe leaves "incomplete"): every element with text of its own inside
+#: the felt of a two-player table (.board), a table game (.tg-table, .tg-me) or a replay, not the cards' pictures.
+_FELT_TEXT = """
+() => {
+  const felt = document.querySelectorAll(".board, .tg-table, .tg-me");
+  const out = [];
+  for (const area of felt) {
+    for (const e of area.querySelectorAll("*")) {
+      if (e.closest("svg")) continue;
+      const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own) continue;
+      const r = e.getBoundingClientRect();
+      const s = getComputedStyle(e);
+      if (!r.width || !r.height || s.visibility === "hidden" || Number(s.opacity) === 0) continue;
+      if (r.width < 4 || r.height < 4) continue; // read by a screen reader only (.visually-hidden)
+      const size = parseFloat(s.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(s.fontWeight) >= 700);
+      // An opaque background of its own or of a box it sits in on the felt (a badge, a button, the help panel) is
+      // what the text stands on; otherwise the felt's pixels inside the padding (a rounded chip's corners show the
+      // felt the text never touches).
+      let opaque = null;
+      for (let up = e; up && up !== area && !opaque; up = up.parentElement) {
+        const back = getComputedStyle(up).backgroundColor;
+        if (back.startsWith("rgb(")) opaque = back;
+      }
+      const px = (name) => parseFloat(s[name]) || 0;
+      const inset = {
+        top: px("paddingTop") + px("borderTopWidth"),
+        left: px("paddingLeft") + px("borderLeftWidth"),
+        right: px("paddingRight") + px("borderRightWidth"),
+        bottom: px("paddingBottom") + px("borderBottomWidth"),
+      };
+      e.dataset.feltText = String(out.length);
+      const text = e.textContent.trim().slice(0, 30);
+      out.push({ color: s.color, own: opaque, inset, large, text, cls: String(e.className) });
+    }
+  }
+  return out;
+}
+"""
+
+#: The worst contrast of a colour against the pixels of a screenshot (a PNG, base64): its 2nd and 98th percentile
+#: of luminance, so that a few pixels of a rounded corner or an outline do not count.
+_CONTRAST = """
+async ([png, color, own]) => {
+  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const lum = (r, gr, b) => 0.2126 * lin(r) + 0.7152 * lin(gr) + 0.0722 * lin(b);
+  const ratio = (x, y) => (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  const channels = (c) => c.match(/[0-9.]+/g).map(Number);
+  const text = lum(...channels(color));
+  if (own) return ratio(text, lum(...channels(own)));
+  const img = new Image();
+  img.src = "data:image/png;base64," + png;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = img.width;
+  canvas.height = img.height;
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const data = g.getImageData(0, 0, img.width, img.height).data;
+  const all = [];
+  for (let i = 0; i < data.length; i += 4) all.push(lum(data[i], data[i + 1], data[i + 2]));
+  all.sort((a, b) => a - b);
+  const low = all[Math.floor(all.length * 0.02)];
+  const high = all[Math.min(all.length - 1, Math.floor(all.length * 0.98))];
+  return Math.min(ratio(text, low), ratio(text, high));
+}
+"""
+
+
+def felt_contrast(page: Page) -> list[str]:
+    """Every text on the green table whose contrast with the felt behind it (its pixels, the text itself hidden)
+    is under WCAG AA: 4.5:1, 3:1 for large text. The page drawn anew while it measures (a state arriving): again."""
+    for _ in range(3):
+        found = _felt_contrast_once(page)
+        if found is not None:
+            return found
+    raise AssertionError("the table was drawn anew during every measurement")
+
+
+def _felt_contrast_once(page: Page) -> list[str] | None:
+    settled(page)
+    texts: list[dict[str, Any]] = page.evaluate(_FELT_TEXT)
+    # The texts hidden (their colour transparent, no shadow; a card or a box among them too), each box photographed:
+    # what lies behind the words.
+    hidden = (
+        "[data-felt-text] { color: transparent !important; text-shadow: none !important; }"
+        " [data-felt-text] :is(.card, svg, img, input) { visibility: hidden !important; }"
+    )
+    hide = page.add_style_tag(content=hidden)
+    found: list[str] = []
+    drawn_anew = False
+    for index, text in enumerate(texts):
+        element = page.locator(f'[data-felt-text="{index}"]')
+        if not element.count():
+            drawn_anew = True  # its elements are gone
+            break
+        png = ""
+        if text["own"] is None:
+            element.scroll_into_view_if_needed()
+            box = element.bounding_box()
+            if box is None:
+                drawn_anew = True
+                break
+            inset = text["inset"]
+            clip: FloatRect = {
+                "x": box["x"] + inset["left"],
+                "y": box["y"] + inset["top"],
+                "width": max(1.0, box["width"] - inset["left"] - inset["right"]),
+                "height": max(1.0, box["height"] - inset["top"] - inset["bottom"]),
+            }
+            png = base64.b64encode(page.screenshot(clip=clip, animations="disabled")).decode()
+        ratio: float = page.evaluate(_CONTRAST, [png, text["color"], text["own"]])
+        if ratio < (3.0 if text["large"] else 4.5):
+            found.append(f'"{text["text"]}" (.{text["cls"]}) {ratio:.2f}:1')
+    hide.evaluate("(style) => style.remove()")
+    page.evaluate("() => { for (const e of document.querySelectorAll('[data-felt-text]')) delete e.dataset.feltText; }")
+    return None if drawn_anew else found
