@@ -36,6 +36,7 @@ from bummerl.commands import add_variant_arguments, any_variant_from_args
 from bummerl.commands.play_round import RoundSession
 from bummerl.commands.play_session import BOT, HUMAN, HUMAN_SEAT, Console, PlaySession, QuitGame
 from bummerl.commands.play_text import normalize as _normalize
+from bummerl.errors import UnknownVariantError
 from bummerl.schnorps_round import PARTICIPANTS
 
 __all__ = ["BOT", "HUMAN", "HUMAN_SEAT", "Console", "PlaySession", "QuitGame", "_normalize", "add_parser", "run"]
@@ -75,6 +76,8 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the match that ``args`` describe."""
     variant = any_variant_from_args(args, **({"auto_declare": True} if args.auto_declare else {}))
+    if not variant.for_players:
+        raise UnknownVariantError(f"{variant.title} is a research variant: the arena and the RL interfaces play it")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     bots = [b.strip() for b in (args.bots or args.bot).split(",")]
     if args.participants > 2:

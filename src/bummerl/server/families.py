@@ -158,7 +158,8 @@ class TwoPlayerFamily(_TwoPlayerGames):
     kind = "two_player"
 
     def plays(self, variant: Variant, seats: int | None = None) -> bool:
-        return variant.FAMILY == "two_player" and seats in (None, 2)
+        # The research variants (mini8, ...) are for the RL interfaces and the arena, not for tables.
+        return variant.FAMILY == "two_player" and variant.for_players and seats in (None, 2)
 
     def new_series(self, data: TableData, variant: Variant, k: int, previous: Series | None) -> Series:
         # As bummerl.match.Session deals match after match: the deal passes on from one Bummerl to the next.

@@ -77,6 +77,8 @@ async def get_rules(
         base = find_variant(variant)
     except UnknownVariantError as exc:
         raise error(404, "unknown_variant", str(exc)) from None
+    if not base.for_players:  # a research variant (mini8, ...): no rules page for players
+        raise error(404, "unknown_variant", f"{base.title} is a research variant, not played here")
     chosen = _options(options)
     if table is not None:
         if chosen:
