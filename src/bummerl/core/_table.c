@@ -7,12 +7,12 @@
  * hands it a variant's data (players, hand and talon sizes, the options that change the flow, and every
  * contract of TableVariant.contracts with its bidders, trump, lead, goal, rank order, requirement and
  * marriages), so a variant stays data in bummerl.variants and an option added there reaches this core
- * through that one function.  Actions are the numbers of bummerl.rl.encoding.ActionSpace (play = card index, marriage = 32 +
- * card, declare 66, declare:suit 67 + suit, cut 71, knock 72, trump 73 + suit, turn 77, pass 78, Kontra 78 +
- * level, take-talon 82, skip-talon 83, discard 84 + card, bid 116 + the contract's place); the legal actions
- * come in the reference's menu order.  The encoding is ViewEncoder.observation (and information_state) of the
- * seat's view, entry for entry.  tests/test_core_table.py and bench/core_diff.py compare all of it with the
- * reference.
+ * through that one function.  Actions are the numbers of bummerl.rl.encoding.ActionSpace (play = card index,
+ * marriage = 32 + card, declare 66, declare:suit 67 + suit, cut 71, knock 72, trump 73 + suit, turn 77, pass
+ * 78, Kontra 78 + level, take-talon 82, skip-talon 83, discard 84 + card, bid 116 + the contract's place); the
+ * legal actions come in the reference's menu order.  The encoding is ViewEncoder.observation (and
+ * information_state) of the seat's view, entry for entry.  bench/core_table_diff.py and tests/test_core_table.py
+ * compare all of it with the reference, and the batch with bummerl.rl.vector.PythonBatch.
  *
  * No I/O, no global state, no randomness but the seeds given (SplitMix64 as bummerl.rng specifies it).
  */
@@ -499,9 +499,12 @@ static int play_legal(const Rules *R, const TState *s, int p, int *out) {
     int suits[4], ns = 0;
     int contract_ok = c->marriages == M_ALL || (c->marriages == M_DECLARER && p == s->declarer);
     int moment_ok = s->tricks_won[p] || (p == s->vorhand && s->ntricks == 0);
+    /* seeds/004: marriages in the contracts that have them; "Vorhand kann das schon beim ersten Stich tun. Jeder
+     * andere Spieler muß zunächst einen Stich gewinnen".  The suits in the order of the hand's Kings. */
     if (contract_ok && moment_ok) {
         for (int i = 0; i < len; i++)
-            if (rank_of(h[i]) == RANK_KING && hand_has(s, p, suit_of(h[i]) * 8 + RANK_OBER)) suits[ns++] = suit_of(h[i]);
+            if (rank_of(h[i]) == RANK_KING && hand_has(s, p, suit_of(h[i]) * 8 + RANK_OBER))
+                suits[ns++] = suit_of(h[i]);
     }
     for (int i = 0; i < ns; i++) {
         out[k++] = A_MARRIAGE + suits[i] * 8 + RANK_KING;
