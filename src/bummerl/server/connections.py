@@ -13,7 +13,9 @@ import secrets
 import time
 from typing import Any
 
-__all__ = ["MAX_QUEUED", "MESSAGE_BURST", "MESSAGE_RATE", "Closing", "Connection"]
+import orjson
+
+__all__ = ["MAX_QUEUED", "MESSAGE_BURST", "MESSAGE_RATE", "Closing", "Connection", "encode"]
 
 #: Messages waiting for a client before it is disconnected as unresponsive.
 MAX_QUEUED = 500
@@ -76,7 +78,26 @@ class Connection:
             # A client that reads nothing must not make the server hoard its messages: drop it.
             self.close(1008, "too many unread messages")
             return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        self.queue.put_nowait(encode(message))
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.queue.put_nowait(Closing(code, reason))
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the compact JSON text a socket sends.
+
+    orjson, not :func:`json.dumps`: a player's ``state`` is encoded for every action, and orjson does it in a
+    tenth of the time (2 against 24 microseconds for a 1.8 KB ``state``, bench/web_load.py; docs/web.md
+    "Measured").  The text is the same as ``json.dumps(message, separators=(",", ":"), ensure_ascii=False)``;
+    what orjson refuses (an integer beyond 64 bits) goes through :func:`json.dumps`.
+
+    >>> encode({"type": "state", "seat": 0, "name": "Zoë", "hand": ["Ah", "Kh"], "codes": {2: "c0de"}})
+    '{"type":"state","seat":0,"name":"Zoë","hand":["Ah","Kh"],"codes":{"2":"c0de"}}'
+    >>> encode({"seed": 2**70}) == '{"seed":%d}' % 2**70
+    True
+    """
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
