@@ -4,6 +4,7 @@
     python bench/web_load.py --paced --tables 1000            # human-paced: 1,000 tables, a move every 1-5 s
     python bench/web_load.py --processes 2                    # two processes on a throwaway PostgreSQL
     python bench/web_load.py --before HEAD~3 --repeat 3       # REV's server and the working tree's, alternately
+    python bench/web_load.py --before /tmp/old/src            # a folder's bummerl package against the working tree
     python bench/web_load.py --doc                            # the rows of docs/web.md's table, printed as it is
     python bench/web_load.py --tables 8 --games 1 --bot hard --json
 
@@ -544,7 +545,11 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1, help="servers; more than 1: cluster mode on PostgreSQL")
     parser.add_argument("--bot-workers", type=int, default=None, help="each server's bot processes (default: cores)")
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long (flat 240, paced 150)")
-    parser.add_argument("--before", metavar="REV", help="also run REV's server, alternately with the working tree's")
+    parser.add_argument(
+        "--before",
+        metavar="REV",
+        help="also run REV's server (or a folder's bummerl), alternately with the working tree's",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (default 1)")
     parser.add_argument("--doc", action="store_true", help="run the rows of docs/web.md's table and print it")
     parser.add_argument("--json", action="store_true")
@@ -573,7 +578,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bummerl-web-load-before-") as tmp:
         sources = [("working tree", ROOT / "src")]
         if args.before:
-            sources.insert(0, (args.before, checkout(args.before, Path(tmp))))
+            # A folder that holds a ``bummerl`` package (a copy of src/ with a change undone), or a revision.
+            given = Path(args.before)
+            sources.insert(
+                0, (args.before, given if (given / "bummerl").is_dir() else checkout(args.before, Path(tmp)))
+            )
         for _ in range(max(1, args.repeat)):
             for label, src in sources:
                 r = measure(load, args.processes, args.bot_workers, src)

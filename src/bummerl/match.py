@@ -71,9 +71,10 @@ Every game gets its own seed ``derive_seed(seed, game_number)``, or with a secre
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from bummerl.cards import Card
 from bummerl.errors import BummerlError
@@ -158,6 +159,34 @@ class GameSeries(Generic[V, G]):
         self._games: list[G] = []
         self._seeds: list[int | None] = []
         self._current: G | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A deep copy that shares the finished games: they never change again (an over game takes no action).
+
+        So copying a long match costs its running game, not every game it played: a table deals its next game
+        on a copy and keeps it only once the deal is stored (:meth:`bummerl.server.rooms.Room.next_deal`).
+
+        >>> match = Match(TwoPlayerVariant.find("schnapsen"), seed=7)
+        >>> game = match.deal_next()
+        >>> while not game.is_over:
+        ...     _ = game.apply(game.legal_actions()[0])
+        >>> match.complete(game)
+        >>> clone = copy.deepcopy(match)
+        >>> clone.games[0] is game, clone.standing == match.standing
+        (True, True)
+        >>> _ = clone.deal_next()
+        >>> len(clone.games), len(match.games)
+        (2, 1)
+        """
+        for game in self._games:
+            if game is not self._current:
+                memo.setdefault(id(game), game)
+        cls = type(self)
+        clone = cls.__new__(cls)
+        memo[id(self)] = clone
+        for name, value in vars(self).items():
+            setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
 
     @property
     def games(self) -> list[G]:

@@ -835,12 +835,11 @@ class Room:
         :class:`~bummerl.server.storage.StorageError` if the database refused it: nothing changed.
         """
         # Stored first: if the database refuses, the table has not changed.
-        db, repo = self.services.db, self.services.repo
+        db = self.services.db
         try:
-            if self.lease is None:
-                await db.run(repo.append_action, self.game_id, self.ply, action.token)
-            else:  # cluster mode: only while this process still holds the table
-                await db.run(repo.append_action, self.game_id, self.ply, action.token, self.lease)
+            # With the moves of other tables in one transaction (database.py, "Group commit"); with a lease (cluster
+            # mode) only while this process still holds the table.
+            await db.append_action(self.game_id, self.ply, action.token, self.lease)
         except NotOwnerError:
             self.services.lost(self.id)
             raise
@@ -914,19 +913,26 @@ class Room:
         self.touch()
 
     # ------------------------------------------------------------------ bots
-    def bot_turn(self) -> BotTurn | None:
-        """The bot's turn if a bot is to act: it gets its game seat's view only (as the bot protocol's JSON),
-        with the match's context where the series gives one (the score a Bummerl's bots play for)."""
+    def bot_due(self) -> tuple[int, str, str | None] | None:
+        """``(seat, bot, stand_in)`` if a bot is to act now, else ``None``: :meth:`bot_turn` without building the
+        bot's view (asked twice per bot move: a view and its JSON cost more than the rest of the move)."""
         if not self.dealt or self.status != "playing":
             return None
-        g = self.game.to_move
-        seat = self.players_now[g]
+        seat = self.players_now[self.game.to_move]
         bot = self.bot_of(seat)
         stand_in = None
         if bot is None and self.clock is not None and self.clock.stand_in(seat, (self.game_id, self.ply)):
             bot, stand_in = STAND_IN_BOT, "taken_over" if seat in self.clock.taken_over else "timeout"
-        if bot is None:
+        return None if bot is None else (seat, bot, stand_in)
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot's turn if a bot is to act: it gets its game seat's view only (as the bot protocol's JSON),
+        with the match's context where the series gives one (the score a Bummerl's bots play for)."""
+        due = self.bot_due()
+        if due is None:
             return None
+        seat, bot, stand_in = due
+        g = self.game.to_move
         view = bot_view(self.game, g, self.match.context())
         request = BotRequest(self.id, bot, self.family.bot_seed(self), view_to_json(view), self.variant)
         return BotTurn(seat, request, (self.game_id, self.ply), stand_in)
@@ -934,7 +940,7 @@ class Room:
     def schedule_bot(self) -> None:
         """Start the table's bot if it is a bot's turn and it is not thinking already."""
         self.sync_clock()
-        if self.bot_turn() is None:
+        if self.bot_due() is None:
             return
         if self.bot_task is not None and not self.bot_task.done():
             return
@@ -959,8 +965,7 @@ class Room:
             wait = config.storage_retry_first
             while True:
                 async with self.lock:
-                    now = self.bot_turn()
-                    if now is None or now.position != turn.position:
+                    if self.bot_due() is None or (self.game_id, self.ply) != turn.position:
                         break  # the table moved on meanwhile (a restart of the game, a reload)
                     try:
                         action = self.check_action(turn.seat, token)

@@ -696,6 +696,52 @@ class Repository:
             # The database is down or refused the row: the caller answers `storage` and the table stays as it was.
             raise StorageError(f"game {game_id}, action {ply + 1}: {type(exc.orig).__name__}: {exc.orig}") from exc
 
+    def append_actions(self, rows: Sequence[tuple[int, int, str, Lease | None]]) -> list[StorageError | None]:
+        """Store several actions, each given as :meth:`append_action`'s arguments, in one transaction.
+
+        One commit for all: :class:`~bummerl.server.database.Database` gathers the moves of every table that
+        arrive while the last ones are written, so that a busy server pays one commit (a flush, an fsync on
+        PostgreSQL) for many moves, and its writes never wait for one another's locks.  Per row, ``None`` when it
+        is stored or the error :meth:`append_action` would have raised for it alone: a row that is refused (a
+        second action for one ply, a lease lost) costs the others nothing, they are then stored one by one.  A
+        database that fails (locked, down) fails every row with the same :class:`StorageError`.
+        """
+        if len(rows) == 1:
+            return [self._append_one(rows[0])]
+        stamp = now()
+        try:
+            with self.engine.begin() as conn:
+                plain = [
+                    {"game_id": game_id, "ply": ply, "token": token, "created_at": stamp}
+                    for game_id, ply, token, lease in rows
+                    if lease is None
+                ]
+                if plain:
+                    conn.execute(_ACTION_INSERT, plain)
+                for game_id, ply, token, lease in rows:
+                    values = {"game_id": game_id, "ply": ply, "token": token, "created_at": stamp}
+                    if lease is not None and conn.execute(_fenced_action(values, lease)).first() is None:
+                        raise NotOwnerError("another process holds this table now; nothing was stored")
+            return [None] * len(rows)
+        except (IntegrityError, NotOwnerError):
+            pass  # rolled back: each row on its own says which one was refused
+        except DBAPIError as exc:
+            failed = StorageError(f"{len(rows)} actions: {type(exc.orig).__name__}: {exc.orig}")
+            failed.__cause__ = exc
+            return [failed] * len(rows)
+        return [self._append_one(row) for row in rows]
+
+    def _append_one(self, row: tuple[int, int, str, Lease | None]) -> StorageError | None:
+        game_id, ply, token, lease = row
+        try:
+            if lease is None:
+                self.append_action(game_id, ply, token)
+            else:
+                self.append_action(game_id, ply, token, lease)
+        except StorageError as exc:
+            return exc
+        return None
+
     def finish_game(self, game_id: int, result: dict[str, Any], record: str) -> None:
         """Store a finished game's result and record (its actions are stored already).
 
