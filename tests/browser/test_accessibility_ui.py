@@ -3,9 +3,11 @@ control is at least 44x44 px on a touch screen, and a game is played with the ke
 
 axe-core comes from npm (``package.json``; ``ui_helpers.axe_violations`` injects it). The pages: the lobby, the
 table of each of the six variants in the middle of a game (and, for Bauernschnapsen and Dreierschnapsen, while
-the bidding is shown), the replay of a two-player and of a table game, the history, the profile, the rules and the
-tournaments, each in the light and in the dark theme (the browser's ``prefers-color-scheme``). The seats are brought
-to their moment over the table's WebSocket (``ui_helpers.SeatDriver``); the page only shows the table.
+the bidding is shown), the replay of a two-player and of a table game, the history, the profile, the rules, the
+tournaments, the leaderboard and a table with a move clock, each in the light and in the dark theme (the browser's
+``prefers-color-scheme``). The seats are brought to their moment over the table's WebSocket
+(``ui_helpers.SeatDriver``); the page only shows the table. The text on the green table, a gradient that axe leaves
+unjudged, is measured on its pixels (``ui_helpers.felt_contrast``).
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ def page_addresses(places: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("rules", "/#/rules/schnapsen", ".rules-page"),
         ("rules-table-game", "/#/rules/bauernschnapsen", ".rules-page"),
         ("tournaments", "/#/tournaments", "#create-tournament"),
+        ("leaderboard", "/#/leaderboard", "#leaderboard"),
+        ("leaderboard-bauernschnapsen", "/#/leaderboard/bauernschnapsen", "#leaderboard"),
     ]
 
 
@@ -108,6 +112,11 @@ def check_every_page(page: Page, base: str, places: dict[str, Any], check: Calla
         show_table(page, base, table, variant)
         page.locator("#tg-actions button.bid").first.wait_for()
         found[f"bidding-{variant}"] = check(page, f"bidding-{variant}")
+    # A table with a clock (its countdown shown), made now: a clock made with the module would have run out.
+    for variant in ("schnapsen", "bauernschnapsen"):
+        table = table_at(base, variant, mid_game, move_seconds=300)
+        show_table(page, base, table, variant)
+        found[f"clock-{variant}"] = check(page, f"clock-{variant}")
     bad = {name: what for name, what in found.items() if what}
     assert not bad, "\n".join(f"{name}: {what}" for name, what in bad.items())
 

@@ -266,10 +266,11 @@ def mid_game(states: dict[int, dict[str, Any]]) -> bool:
     return bool(state["your_turn"]) and taken >= 2 and view.get("phase", "play") == "play"
 
 
-def table_at(base: str, variant: str, until: Callable[[dict[int, dict[str, Any]]], bool]) -> dict[str, Any]:
-    """A table of ``variant`` against heuristic bots, seat 0 played (by :func:`first_legal`, or
-    :func:`up_to_the_bidding` for :func:`bidding_turn`) to where ``until`` holds in a game that is not over."""
-    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna"})
+def table_at(base: str, variant: str, until: Callable[[dict[int, dict[str, Any]]], bool], **how: Any) -> dict[str, Any]:
+    """A table of ``variant`` against heuristic bots (``how``: more of the request, e.g. ``move_seconds``), seat 0
+    played (by :func:`first_legal`, or :func:`up_to_the_bidding` for :func:`bidding_turn`) to where ``until``
+    holds in a game that is not over."""
+    table = post(base, "/api/tables", {"variant": variant, "bots": "heuristic", "name": "Anna", **how})
     driver = SeatDriver(base, table["table_id"], {0: table["token"]})
     choose = up_to_the_bidding if until is bidding_turn else first_legal
     try:
