@@ -8,9 +8,10 @@ everything runs on the Python engines with the same results.
 
 **Modules.** ``bummerl.core._two_player`` (src/bummerl/core/_two_player.c: Schnapsen weich and scharf,
 Sechsundsechzig, Schnorps and any other :class:`~bummerl.variants.two_player.TwoPlayerVariant` whose rules
-are data) and ``bummerl.core._table`` (the table family, Dreierschnapsen and Bauernschnapsen, written
-apart).  Each has a ``.pyi`` beside it and the interface below; :data:`CORES` names the module of each
-family (``Variant.FAMILY``).
+are data) and ``bummerl.core._table`` (src/bummerl/core/_table.c: the table family, Dreierschnapsen and
+Bauernschnapsen with every option, its config made by :func:`bummerl.core.table.table_config`).  Each has a
+``.pyi`` beside it and the interface below; :data:`CORES` names the module of each family
+(``Variant.FAMILY``).
 
 **Config.** A core reads no Python objects while it plays: :func:`config` turns a variant with its options
 into a ``dict[str, object]`` of ints and tuples of ints (each family's keys are its own, listed by its
@@ -59,7 +60,8 @@ game seed (uint64 ``[N]``).
 :meth:`bummerl.engine.Game.from_deck`); ``legal()`` returns the legal action numbers in the order
 ``Game.legal_actions()`` lists them, ``apply(number)``, ``encode(seat, information_state, out)``,
 ``mask(seat, out)``, ``result()`` (``None`` or ``(winner or -1, points, reason, augen_0, augen_1)``,
-reason the index in :data:`RESULT_REASONS`), ``copy()``, ``to_move``, ``over``; ``deal(config, seed,
+reason the index in :data:`RESULT_REASONS`; the table core's tuple is read by
+:func:`bummerl.core.table.table_result`), ``copy()``, ``to_move``, ``over``; ``deal(config, seed,
 dealer)`` is ``Game.deal``'s pack order as card indices.  ``random_games(config, seed, games)`` plays what
 ``bummerl selfplay --bots random,random`` (every seat ``random``) plays from ``seed``, the same deals, dealers
 and :class:`~bummerl.bots.RandomBot` choices, and returns ``((points per seat), (wins per seat), draws,
