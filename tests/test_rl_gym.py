@@ -34,7 +34,7 @@ from bummerl.rl.encoding import ActionSpace, ViewEncoder
 from bummerl.rl.episode import seat_rewards
 from bummerl.rl.gym import ENV_IDS, REDEAL_SEEDS, BummerlEnv
 from bummerl.rng import derive_seed
-from bummerl.variants import VARIANTS
+from bummerl.variants import RESEARCH_VARIANTS, VARIANTS
 
 NAMES = [v.name for v in VARIANTS]
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,8 @@ def test_check_env_passes(variant: str) -> None:
 
 
 def test_every_variant_is_registered() -> None:
-    assert set(ENV_IDS) == set(NAMES)
+    assert set(ENV_IDS) == set(NAMES) | {v.name for v in RESEARCH_VARIANTS}
+    assert ENV_IDS["mini8"] == "Bummerl/Mini8-v0"  # the research variants too (issue 25)
     assert ENV_IDS["schnapsen"] == "Bummerl/Schnapsen-v0"
     assert ENV_IDS["schnapsen-scharf"] == "Bummerl/SchnapsenScharf-v0"
     for name, env_id in ENV_IDS.items():

@@ -24,10 +24,24 @@ calls) or ``env.unwrapped.action_masks()``.
 
 * ``variant`` (a name or a variant) and its options as further keywords
   (``BummerlEnv("schnapsen", auto_declare=True)``);
-* ``opponent``: the registered bot (:func:`bummerl.bots.bot_names`) that plays
-  every other seat, partners included; each is made per game with the seed
-  ``derive_seed(game_seed, BOT_SEEDS, seat)``, so a seeded reset plays the same
-  game for the same actions; programs (``cmd:``) are not accepted here;
+* ``opponent``: what plays every other seat, partners included:
+
+  - the name of a registered bot (:func:`bummerl.bots.bot_names`); each is made
+    per game with the seed ``derive_seed(game_seed, BOT_SEEDS, seat)``, so a
+    seeded reset plays the same game for the same actions; programs (``cmd:``)
+    are not accepted here;
+  - a bot object (anything with ``choose(view) -> Action``), used for every game;
+  - a callable ``f(view) -> Action`` (or an action number);
+  - a **trained agent**: any object with Stable-Baselines3's
+    ``predict(observation, deterministic=True)`` (sb3-contrib's ``MaskablePPO``
+    also gets ``action_masks=``), shown the opponent seat's view encoded as the
+    agent's own observations are;
+  - a **saved agent**: a path (``str`` is a bot's name, so an ``os.PathLike``),
+    read by ``load_agent`` (required then, e.g. ``MaskablePPO.load``) into such
+    an agent.
+
+  An action a callable or an agent gives that is not legal raises
+  :class:`~bummerl.errors.IllegalActionError` (naming the seat and the rule);
 * ``seat``: the agent's seat, or ``"random"``: drawn per game from its seed
   (``derive_seed(game_seed, SEAT_SEEDS) % players``), so the agent learns every seat;
 * ``observation``, ``dealer``, ``reward`` as in :mod:`bummerl.rl.pettingzoo`
@@ -47,16 +61,21 @@ table game) is not an episode: ``reset`` deals again from the next seed
 
 from __future__ import annotations
 
+import inspect
+import os
+from collections.abc import Callable
 from typing import Any, SupportsFloat
 
+from bummerl.actions import Action
 from bummerl.arena.deals import BOT_SEEDS
-from bummerl.bots import Bot, bot_info
+from bummerl.bots import Bot, BotInfo, bot_info
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.rl.episode import SEAT_SEEDS, deal, forfeit_rewards, render_view, seat_rewards
 from bummerl.rl.settings import OBSERVATION_HIGH, EnvSettings
 from bummerl.rng import derive_seed
-from bummerl.variants import VARIANTS, Variant
+from bummerl.variants import RESEARCH_VARIANTS, VARIANTS, Variant
+from bummerl.view import View
 
 try:
     import gymnasium
@@ -72,9 +91,11 @@ __all__ = ["ENV_IDS", "OBSERVATION_HIGH", "REDEAL_SEEDS", "BummerlEnv"]
 REDEAL_SEEDS = 0x5245444C
 #: A game that ends before the agent's first decision is dealt again; past this many in a row something is wrong.
 _MAX_REDEALS = 1000
-#: The Gymnasium id of each variant: ``Bummerl/`` and the name in CamelCase, version 0.
+#: The Gymnasium id of each variant: ``Bummerl/`` and the name in CamelCase, version 0 (the research variants
+#: too: ``"Bummerl/Mini8-v0"``).
 ENV_IDS: dict[str, str] = {
-    v.name: "Bummerl/" + "".join(part.capitalize() for part in v.name.split("-")) + "-v0" for v in VARIANTS
+    v.name: "Bummerl/" + "".join(part.capitalize() for part in v.name.split("-")) + "-v0"
+    for v in (*VARIANTS, *RESEARCH_VARIANTS)
 }
 
 
@@ -87,7 +108,7 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         variant: str | Variant = "schnapsen",
-        opponent: str = "heuristic",
+        opponent: Any = "heuristic",
         seat: int | str = 0,
         render_mode: str | None = None,
         *,
@@ -95,6 +116,7 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
         dealer: int | str = "seed",
         reward: str = "zero_sum",
         illegal: str = "lose",
+        load_agent: Callable[[os.PathLike[str]], Any] | None = None,
         **options: Any,
     ) -> None:
         #: The settings as given, checked (shared with the PettingZoo environment).
@@ -105,11 +127,17 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
         players = self.variant.players
         if not (seat == "random" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players)):
             raise ValueError(f"seat must be 'random' or a seat 0..{players - 1}, not {seat!r}")
-        self._bot_maker = bot_info(opponent, self.variant)  # UnknownBotError naming the bots that play the variant
-        self.opponent = self._bot_maker.name
         self.render_mode = render_mode
         self.space = self.settings.space
         self._encode = self.settings.encode
+        self._bot_maker: BotInfo | None = None
+        self._opponent: Bot | None = None
+        if isinstance(opponent, str):
+            self._bot_maker = bot_info(opponent, self.variant)  # UnknownBotError naming the bots that play it
+        else:
+            self._opponent = self._as_bot(opponent, load_agent)
+        #: The opponent's name: the registered bot's, or the name (else the class name) of the object given.
+        self.opponent: str = self._bot_maker.name if self._bot_maker is not None else self._opponent.name  # type: ignore[union-attr]
         self.observation_space = spaces.Box(0.0, OBSERVATION_HIGH, (self.settings.size,), np.float32)
         self.action_space = spaces.Discrete(self.space.size)
         self._seat_rule = seat
@@ -185,13 +213,36 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
             derive_seed(game_seed, SEAT_SEEDS) % players if self._seat_rule == "random" else int(self._seat_rule)
         )
         self._bots = {
-            s: self._bot_maker.make(derive_seed(game_seed, BOT_SEEDS, s), self.variant)
+            s: self._opponent or self._maker().make(derive_seed(game_seed, BOT_SEEDS, s), self.variant)
             for s in range(players)
             if s != self.seat
         }
         self.game = game
         self._play_bots()
         self._done = game.is_over
+
+    def _maker(self) -> BotInfo:
+        assert self._bot_maker is not None  # a registered bot's name was given
+        return self._bot_maker
+
+    def _as_bot(self, opponent: Any, load_agent: Callable[[os.PathLike[str]], Any] | None) -> Bot:
+        """``opponent`` (not a bot's name: see the module docstring) as a bot."""
+        if isinstance(opponent, os.PathLike):
+            if load_agent is None:
+                raise ValueError(f"a saved agent ({os.fspath(opponent)}) needs load_agent=, the function that reads it")
+            opponent = load_agent(opponent)
+        if hasattr(opponent, "choose"):
+            if not hasattr(opponent, "name"):
+                raise ValueError(f"a bot has a name and a choose method; {opponent!r} has no name")
+            return opponent  # type: ignore[no-any-return]
+        if hasattr(opponent, "predict"):
+            return _AgentBot(opponent, self)
+        if callable(opponent):
+            return _CallableBot(opponent, self)
+        raise ValueError(
+            f"opponent must be a bot's name, a bot, a callable, an agent with predict() or a saved agent's path,"
+            f" not {opponent!r}"
+        )
 
     def _forfeit(self, why: str) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         # The game stays as it was (the engine refused the action); the episode ends as the arena's forfeit.
@@ -223,6 +274,53 @@ class BummerlEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self._mask(), "seat": self.seat, "seed": self._seed, **extra}
+
+
+class _CallableBot:
+    """A callable ``f(view)`` that returns an action or its number, as a bot."""
+
+    def __init__(self, choose: Callable[[View], Any], env: BummerlEnv) -> None:
+        self._choose = choose
+        self._env = env
+        self.name = getattr(choose, "__name__", type(choose).__name__)
+
+    def choose(self, view: View) -> Action:
+        return _legal(self._env, view, self._choose(view), self.name)
+
+
+class _AgentBot:
+    """A trained agent with Stable-Baselines3's ``predict`` as a bot: it sees the seat's view encoded as the
+    environment's observations (and the legal actions as ``action_masks`` where ``predict`` takes them)."""
+
+    def __init__(self, agent: Any, env: BummerlEnv) -> None:
+        self._agent = agent
+        self._env = env
+        self.name = type(agent).__name__
+        self._masks = "action_masks" in inspect.signature(agent.predict).parameters
+
+    def choose(self, view: View) -> Action:
+        env = self._env
+        observation = np.asarray(env._encode(view), np.float32)
+        extra: dict[str, Any] = {}
+        if self._masks:
+            mask = np.zeros(env.space.size, bool)
+            for action in view.legal:
+                mask[env.space.index(action)] = True
+            extra["action_masks"] = mask
+        predicted = self._agent.predict(observation, deterministic=True, **extra)
+        number = predicted[0] if isinstance(predicted, tuple) else predicted  # SB3 returns (action, state)
+        return _legal(env, view, int(np.asarray(number).reshape(-1)[0]), self.name)
+
+
+def _legal(env: BummerlEnv, view: View, chosen: Any, who: str) -> Action:
+    """``chosen`` (an action or its number) if the rules allow it now, else :class:`IllegalActionError` naming the
+    rule (``ValueError`` for a number no action has)."""
+    action = chosen if isinstance(chosen, Action) else env.space.action(int(chosen))
+    refusal = env._game().refusal(action)
+    if refusal is not None:
+        rule, reason = refusal
+        raise IllegalActionError(rule, f"seat {view.player}: {who} chose {action.token}: {reason}")
+    return action
 
 
 def _register() -> None:

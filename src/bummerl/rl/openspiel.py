@@ -57,7 +57,10 @@ cards as dealt (a table-game player sees their first three cards at the cut and
 the rest after the trump call) and every event of the game as the engine shows
 it to that seat (:meth:`bummerl.events.Event.to_json`: a talon card or a
 discard only to its owner).  Both are built from what the engine lets that seat
-see, never from the game itself.
+see, never from the game itself.  The **public observation** (``make_observation(game,
+pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))``,
+for public-belief methods) is what every seat has seen: the events as the engine
+shows them to no seat, and as a tensor the cards they named and the seat to act.
 
 **Returns** are game points when the game ends: what the winning side scores,
 plus for each of its seats and minus for each seat of the other side (Marken in
@@ -77,6 +80,7 @@ This module needs ``pyspiel`` and ``numpy``; nothing else in the package imports
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
@@ -267,7 +271,7 @@ class BummerlGame(pyspiel.Game):  # type: ignore[misc]
         """The state before the deal: a chance node."""
         return BummerlState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | _PublicObserver:
         """The observer of the information state (perfect recall) or of the observation, for one player."""
         if isinstance(iig_obs_type, dict):  # called with the parameters only
             iig_obs_type, params = None, iig_obs_type
@@ -277,7 +281,9 @@ class BummerlGame(pyspiel.Game):  # type: ignore[misc]
             return _Observer(self.encoder, info=False)
         if iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             return _Observer(self.encoder, info=bool(iig_obs_type.perfect_recall))
-        raise ValueError(f"{GAME_NAME} observes for one player (public and own private information) only")
+        if iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE:
+            return _PublicObserver(self.variant.players)
+        raise ValueError(f"{GAME_NAME} observes for one player, or what is public, only")
 
     def state_from_view(self, view: View, rng: SplitMix64) -> BummerlState:
         """A state whose player ``view.player`` sees exactly ``view``, with the unseen cards drawn from ``rng``.
@@ -543,6 +549,10 @@ class _Core:
             seen.append(_text(event, seat))
         return f"p{seat}|" + "|".join(t for t in seen if t)
 
+    def public_string(self) -> str:
+        """What every seat has seen, in order: each event as the engine shows it to nobody's seat."""
+        return "public|" + "|".join(t for t in (_text(e, None) for e in self.events) if t)
+
     def observation_string(self, seat: int) -> str:
         if self.game is None:
             return f"p{seat} dealing"
@@ -763,7 +773,7 @@ def _by_index(card: Card) -> int:
     return card.index
 
 
-def _text(event: Any, seat: int) -> str:
+def _text(event: Any, seat: int | None) -> str:
     data = event.to_json(seat)
     return "" if data is None else json.dumps(data, separators=(",", ":"), sort_keys=True)
 
@@ -772,6 +782,37 @@ def _canonical(view: View) -> str:
     data = view_to_json(view)
     del data["variant"]  # the game's parameters say it
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+#: A card's code as a JSON string in an event's text.
+_CARD_CODE = re.compile(r'"([AKQJT987][hdcs])"')
+
+
+class _PublicObserver:
+    """The public observation (``private_info=NONE``): what every seat has seen, and nothing of a hand.
+
+    The string is :meth:`_Core.public_string` (the public events so far, for ``perfect_recall`` or not: the
+    game's public state is its public history).  The tensor: one flag per card (by ``Card.index``) for every
+    card any public event has named (played, shown with a marriage, the face-up trump card, the exchange), then
+    the seat to act (one-hot; zeros at chance nodes and at the end).
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.tensor = np.zeros(len(CARDS) + players, np.float32)
+        self.dict = {"public": self.tensor}
+
+    def set_from(self, state: BummerlState, player: int) -> None:
+        core = state._core
+        self.tensor.fill(0.0)
+        for code in _CARD_CODE.findall(core.public_string()):
+            self.tensor[Card.parse(code).index] = 1.0
+        seat = core.current_player()
+        if seat >= 0:
+            self.tensor[len(CARDS) + seat] = 1.0
+
+    def string_from(self, state: BummerlState, player: int) -> str:
+        return state._core.public_string()
 
 
 class _Observer:

@@ -27,7 +27,7 @@ from bummerl.rl.episode import check_settings
 from bummerl.variants import Variant, find_variant
 from bummerl.view import View
 
-__all__ = ["OBSERVATIONS", "OBSERVATION_HIGH", "RENDER_MODES", "EnvSettings"]
+__all__ = ["OBSERVATIONS", "OBSERVATION_HIGH", "RENDER_MODES", "EnvSettings", "RenderModeError"]
 
 #: What an environment's observation encodes: :class:`ViewEncoder`'s two methods.
 OBSERVATIONS = ("observation", "information_state")
@@ -36,6 +36,15 @@ OBSERVATIONS = ("observation", "information_state")
 OBSERVATION_HIGH = 4.0
 #: How an environment may render: not at all, or as text.
 RENDER_MODES = (None, "ansi")
+
+
+class RenderModeError(TypeError, ValueError):
+    """A render mode the environments do not have (:data:`RENDER_MODES`).
+
+    A ``TypeError`` as well as a ``ValueError``: a keyword value the environment does not take.  Libraries that
+    ask for an image and make the environment again without one on ``TypeError`` (Stable-Baselines3's
+    ``make_vec_env`` asks for ``render_mode="rgb_array"``) then get an environment that does not render.
+    """
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +80,7 @@ class EnvSettings:
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
         if render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise RenderModeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         return cls(found, observation, dealer, reward, illegal, render_mode)
 
     @property
