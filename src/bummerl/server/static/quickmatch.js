@@ -283,7 +283,9 @@ export class QuickMatchPanel {
 
   renderCounts() {
     const c = this.counts;
-    this.countsEl.textContent = c ? t("qm_counts", { playing: c.playing, waiting: c.waiting }) : "\u00a0";
+    const text = c ? t("qm_counts", { playing: c.playing, waiting: c.waiting }) : "\u00a0";
+    // A live region: said again only when the numbers change, not at every look.
+    if (this.countsEl.textContent !== text) this.countsEl.textContent = text;
   }
 
   renderWaiting(ticket) {
@@ -291,12 +293,13 @@ export class QuickMatchPanel {
     const bots = botsIn(ticket);
     return h(
       "div",
-      { class: "qm-waiting", id: "qm-waiting", role: "status" },
+      // Only "what you wait for" is a live region: the seconds counting on would be read out every second.
+      { class: "qm-waiting", id: "qm-waiting" },
       h("span", { class: "qm-spinner", "aria-hidden": "true" }),
       h(
         "div",
         { class: "qm-waiting-text" },
-        h("p", { class: "qm-waiting-what" }, t("qm_waiting", { game })),
+        h("p", { class: "qm-waiting-what", role: "status" }, t("qm_waiting", { game })),
         h("p", { class: "qm-waiting-time" }, t("qm_waited", { time: waitedText(ticket.waited) })),
         bots !== null ? h("p", { class: "qm-bots-in muted" }, t("qm_bots_in", { seconds: bots })) : null,
       ),
