@@ -107,7 +107,6 @@ class MiniVariant(TwoPlayerVariant):
 
 MINI8 = MiniVariant(
     name="mini8",
-    aliases=("mini-8",),
     title="Mini-Schnapsen 8 (research)",
     deck_size=8,
     hand_size=3,
@@ -117,7 +116,6 @@ MINI8 = MiniVariant(
 )
 MINI10 = MiniVariant(
     name="mini10",
-    aliases=("mini-10",),
     title="Mini-Schnapsen 10 (research)",
     deck_size=10,
     hand_size=3,
@@ -126,7 +124,6 @@ MINI10 = MiniVariant(
 )
 MINI12 = MiniVariant(
     name="mini12",
-    aliases=("mini-12",),
     title="Mini-Schnapsen 12 (research)",
     deck_size=12,
     hand_size=3,

@@ -211,8 +211,10 @@ class TwoPlayerVariant(Variant):
         # engine can play: say what is wrong here, not deep inside a game.
         try:
             deck(self.deck_size)
-        except ValueError as exc:
-            raise UnknownVariantError(f"{self.name}: {exc}") from None
+        except ValueError:
+            raise UnknownVariantError(
+                f"{self.name}: deck_size must be 20, 24 or 32 (research packs: 8, 10, 12), not {self.deck_size!r}"
+            ) from None
         got = {who: sum(n for w, n in self.deal if w == who) for who in "vdt"}
         if {w for w, _ in self.deal} - set("vdt") or got != {"v": self.hand_size, "d": self.hand_size, "t": 1}:
             raise UnknownVariantError(
