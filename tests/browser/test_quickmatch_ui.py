@@ -23,7 +23,7 @@ from browser_setup import require_chromium
 
 require_chromium()
 
-from ui_helpers import no_sideways_scroll, small_controls, wait_until  # noqa: E402
+from ui_helpers import axe_violations, no_sideways_scroll, small_controls, wait_until  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -135,11 +135,12 @@ def test_bauernschnapsen_alone_gets_three_bots_after_the_chosen_wait(
 def test_a_wait_is_cancelled_and_leaves_nobody_in_the_queue(
     server: LiveServer, make: Callable[..., BrowserContext], page_errors: Errors
 ) -> None:
-    page = make("desktop").new_page()
+    page = make("desktop", bypass_csp=True).new_page()  # the CSP bypassed so that axe can be injected
     errors = page_errors(page)
     lobby(page, server.url, "Dora", "schnorps")
     page.click("#quick-match")
     page.locator("#qm-waiting").wait_for()
+    assert axe_violations(page) == []  # the lobby while waiting: nothing serious or critical (axe-core)
     # The counts are kept 2 s: the queue shows within that, and is gone as soon after the cancel.
     wait_until(page, lambda: any(q["variant"] == "schnorps" for q in queues(server)), "the queue", timeout=5)
     page.click("#qm-cancel")
