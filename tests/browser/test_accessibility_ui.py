@@ -4,10 +4,10 @@ control is at least 44x44 px on a touch screen, and a game is played with the ke
 axe-core comes from npm (``package.json``; ``ui_helpers.axe_violations`` injects it). The pages: the lobby, the
 table of each of the six variants in the middle of a game (and, for Bauernschnapsen and Dreierschnapsen, while
 the bidding is shown), the replay of a two-player and of a table game, the history, the profile, the rules, the
-tournaments, the leaderboard and a table with a move clock, each in the light and in the dark theme (the browser's
-``prefers-color-scheme``). The seats are brought to their moment over the table's WebSocket
-(``ui_helpers.SeatDriver``); the page only shows the table. The text on the green table, a gradient that axe leaves
-unjudged, is measured on its pixels (``ui_helpers.felt_contrast``).
+tournaments (a tournament's page too), the leaderboard, the quick match waiting for others and a table with a
+move clock, each in the light and in the dark theme (the browser's ``prefers-color-scheme``). The seats are brought
+to their moment over the table's WebSocket (``ui_helpers.SeatDriver``); the page only shows the table. The text on
+the green table, a gradient that axe leaves unjudged, is measured on its pixels (``ui_helpers.felt_contrast``).
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ def places(server: LiveServer) -> Iterator[dict[str, Any]]:
         "tables": {v: table_at(server.url, v, mid_game) for v in TWO_PLAYER + TABLE_GAMES},
         "bidding": {v: table_at(server.url, v, bidding_turn) for v in BIDDING},
         "replays": {v: finished(server.url, v) for v in ("schnapsen", "bauernschnapsen")},
+        "tournament": post(server.url, "/api/tournaments", {"name": "Wirtshaus-Cup", "variant": "schnapsen"})["id"],
     }
 
 
@@ -93,6 +94,7 @@ def page_addresses(places: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("rules", "/#/rules/schnapsen", ".rules-page"),
         ("rules-table-game", "/#/rules/bauernschnapsen", ".rules-page"),
         ("tournaments", "/#/tournaments", "#create-tournament"),
+        ("tournament", f"/#/tournaments/{places['tournament']}", ".tournament"),
         ("leaderboard", "/#/leaderboard", "#leaderboard"),
         ("leaderboard-bauernschnapsen", "/#/leaderboard/bauernschnapsen", "#leaderboard"),
     ]
@@ -105,6 +107,13 @@ def check_every_page(page: Page, base: str, places: dict[str, Any], check: Calla
         page.goto(base + address)
         page.locator(ready).first.wait_for()
         found[name] = check(page, name)
+    # The lobby's quick match while it waits for others (quickmatch.js), then called off.
+    page.goto(base + "/#/")
+    page.locator("#quick-match").click()
+    page.locator("#qm-waiting").wait_for()
+    found["quick-match-waiting"] = check(page, "quick-match-waiting")
+    page.locator("#qm-cancel").click()
+    page.locator("#quick-match").wait_for()
     for variant, table in places["tables"].items():
         show_table(page, base, table, variant)
         found[f"table-{variant}"] = check(page, f"table-{variant}")
