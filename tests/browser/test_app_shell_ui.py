@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import CHROMIUM, require_chromium
+from playwright.sync_api import Error as PlaywrightError
 from ui_helpers import mid_game, open_seat, post, settled, table_at, wait_until
 
 from bummerl.server.config import STATIC_DIR
@@ -229,7 +230,8 @@ def test_a_deploy_replaces_the_cached_shell(
     server: LiveServer, tmp_path: Path, make: Callable[..., BrowserContext], page_errors: Errors
 ) -> None:
     """A server over a copy of the front end; a shell file changes as a deploy would change it: the browser's update
-    check installs the new worker, whose cache holds the new file, and the old cache is gone."""
+    check installs the new worker, whose cache holds the new file, the old cache is gone, and the page that had just
+    been loaded from the old cache loads itself again with the new files."""
     static = tmp_path / "static"
     shutil.copytree(STATIC_DIR, static)
     deployed = type(server)(tmp_path / "server", config={"static_dir": str(static)})
@@ -242,12 +244,28 @@ def test_a_deploy_replaces_the_cached_shell(
         page.evaluate("navigator.serviceWorker.ready")
         wait_until(page, lambda: len(cached(page)) == 1, "the first cache")
         (old,) = cached(page)
+        page.reload()  # now the page is the worker's, loaded from its cache
+        page.locator("#start").wait_for()
+        marker = "getComputedStyle(document.documentElement).getPropertyValue('--deploy-marker')"
+        assert page.evaluate(marker) == ""
         with (static / "style.css").open("a", encoding="utf-8") as css:
-            css.write("\n.deploy-marker {\n  color: inherit;\n}\n")
-        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-        wait_until(page, lambda: old not in cached(page) and len(cached(page)) == 1, "the new cache alone", timeout=20)
-        style = page.evaluate("caches.match('/style.css').then((r) => r.text())")
-        assert ".deploy-marker" in style
+            css.write("\n:root {\n  --deploy-marker: 1;\n}\n")
+        page.evaluate("window.beforeTheDeploy = true")
+        page.evaluate("() => { navigator.serviceWorker.getRegistration().then((r) => r.update()); }")
+        # The new worker takes over within the page's first seconds: the page loads itself again, with the new files.
+
+        def loaded_again() -> bool:
+            try:
+                return bool(page.evaluate("!window.beforeTheDeploy"))
+            except PlaywrightError:  # asked in the middle of the navigation
+                return False
+
+        wait_until(page, loaded_again, "the page loaded again", timeout=20)
+        page.locator("#start").wait_for()
+        caches = cached(page)
+        assert len(caches) == 1 and old not in caches, caches  # the old cache deleted
+        assert ":root {\n  --deploy-marker: 1;" in page.evaluate("caches.match('/style.css').then((r) => r.text())")
+        assert page.evaluate(marker).strip() == "1"
         errors.check()
     finally:
         deployed.stop()

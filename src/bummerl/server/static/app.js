@@ -731,6 +731,13 @@ route();
 
 // The installable app (sw.js, served by the server with its shell's version): the page's files from a cache, and a
 // page that says so when the server cannot be reached. Browsers allow a worker on https and on localhost only.
+// After a deploy the page is first loaded from the old cache while the new worker installs; when it takes over in
+// the page's first seconds (before anyone acts), the page is loaded again, once, so that it runs the new files.
+const FRESH_MS = 10000;
 if ("serviceWorker" in navigator) {
+  const controlled = Boolean(navigator.serviceWorker.controller); // not the very first visit
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (controlled && performance.now() < FRESH_MS) location.reload();
+  });
   navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("no service worker:", error));
 }
