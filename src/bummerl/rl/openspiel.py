@@ -1,7 +1,8 @@
 """The OpenSpiel game ``python_bummerl``: every variant of Bummerl as a ``pyspiel`` game (extra ``openspiel``).
 
 Importing this module registers the game; ``variant`` picks one of the six
-(any name or alias) and each variant option is a parameter of its own:
+(any name or alias), or a research variant (``mini8``, ``mini10``, ``mini12``:
+:mod:`bummerl.variants.research`), and each variant option is a parameter of its own:
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bummerl(variant=schnapsen,auto_declare=true)")
@@ -28,7 +29,9 @@ typed as in the variant (``auto_declare=true``, ``max_doubling=1``,
 default, and naming one the variant does not have is an error, as in
 :meth:`~bummerl.variants.base.Variant.with_options`.  ``options`` takes the same
 as one text, ``"key=value,key=value"`` (for a parameter dictionary: a game
-string splits at commas); it is read after the single parameters.
+string splits at commas); it is read after the single parameters.  An option
+whose default differs between variants (``close_min_facedown``: 1 in ``mini8``)
+has the parameter default 0, "the variant's own".
 
 **Chance.**  The deal is chance nodes, one card per node, uniform over the cards
 not yet placed; an outcome is the card's :attr:`~bummerl.cards.Card.index`
