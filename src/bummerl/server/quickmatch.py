@@ -49,8 +49,10 @@ Nothing here sees a card; the tables do that.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -97,6 +99,9 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
 #: The waits for bots the lobby offers (seconds; ``None``: never).  The API takes any whole number up to
 #: ``max_bot_wait``.
 BOT_WAITS: tuple[int | None, ...] = (None, 0, 10, 30, 60)
+
+#: Seconds between two walks over every ticket for those nobody asked for (:meth:`Matchmaker.expire`).
+SWEEP_SECONDS = 1.0
 
 #: What a ticket is doing: waiting in its queue, being seated (its table is being made), or seated.
 State = Literal["waiting", "seating", "seated"]
@@ -237,6 +242,15 @@ class Matchmaker:
         self._new_id = new_id
         #: Every ticket by id, in the order they came (dicts keep it): a queue is first come, first seated.
         self.tickets: dict[str, Ticket] = {}
+        # Kept as tickets come and go, so that a poll costs no walk over every ticket (measured in docs/web.md):
+        # the tickets not seated yet by player (one each), and how many of them each client key holds.
+        self._open: dict[str, Ticket] = {}
+        self._clients: collections.Counter[str] = collections.Counter()
+        #: Whether a queue changed since :meth:`groups` last looked, and when a wait for bots it saw runs out.
+        self._changed = False
+        self._due = math.inf
+        #: When :meth:`expire` last walked the tickets (at most once a :data:`SWEEP_SECONDS`).
+        self._swept = -math.inf
 
     # ------------------------------------------------------------------ a player's requests
     def enter(self, variant: str, preset: str, name: str, player: str, client: str, bots_after: int | None) -> Ticket:
@@ -255,14 +269,14 @@ class Matchmaker:
                     "bad_wait", f"bots_after is 0 to {self.settings.max_bot_wait} seconds, or null (never)", status=422
                 )
         self.expire()
-        if any(t.player == player and t.state != "seated" for t in self.tickets.values()):
+        if player in self._open:
             raise QuickMatchError(
                 "already_waiting",
                 "you are waiting for a quick match already (in another tab?); cancel it there, or wait "
                 f"{self.settings.ticket_seconds:.0f} s after that tab is closed",
                 status=409,
             )
-        mine = sum(1 for t in self.tickets.values() if t.client == client and t.state != "seated")
+        mine = self._clients[client]
         if mine >= self.settings.max_per_client:
             raise QuickMatchError(
                 "too_many_tickets",
@@ -278,6 +292,9 @@ class Matchmaker:
         now = self.clock()
         ticket = Ticket(self._new_id(), variant, preset, seats, name, player, client, bots_after, now, now)
         self.tickets[ticket.id] = ticket
+        self._open[player] = ticket
+        self._clients[client] += 1
+        self._changed = True
         return ticket
 
     def find(self, ticket_id: str) -> Ticket:
@@ -286,6 +303,9 @@ class Matchmaker:
         (any more) here."""
         self.expire()
         ticket = self.tickets.get(ticket_id)
+        if ticket is not None and self._stale(ticket, self.clock()):
+            self._drop(ticket)  # its own time ran out since the last walk over all of them
+            ticket = None
         if ticket is None:
             raise QuickMatchError(
                 "unknown_ticket",
@@ -302,17 +322,40 @@ class Matchmaker:
         ticket = self.find(ticket_id)
         if ticket.state != "waiting":
             raise QuickMatchError("seated", "you have a seat already: the table is being made or is ready", status=409)
-        del self.tickets[ticket_id]
+        self._drop(ticket)
         return ticket
 
     # ------------------------------------------------------------------ the server's side
+    def _stale(self, ticket: Ticket, now: float) -> bool:
+        """Whether ``ticket`` was not seen for ``ticket_seconds`` (one being seated stays until its table is made)."""
+        return ticket.seen < now - self.settings.ticket_seconds and ticket.state != "seating"
+
+    def _drop(self, ticket: Ticket) -> None:
+        """Forget ``ticket``."""
+        del self.tickets[ticket.id]
+        if ticket.state != "seated":
+            self._close(ticket)
+            self._changed = True
+
+    def _close(self, ticket: Ticket) -> None:
+        """``ticket`` no longer waits: its player may ask again, its client holds one ticket fewer."""
+        if self._open.get(ticket.player) is ticket:
+            del self._open[ticket.player]
+            self._clients[ticket.client] -= 1
+            if not self._clients[ticket.client]:
+                del self._clients[ticket.client]
+
     def expire(self) -> list[Ticket]:
         """Drop the tickets not seen for ``ticket_seconds`` (a seated ticket too: its holder has its table or
-        has gone); those dropped.  A ticket being seated stays until its table is made."""
-        limit = self.clock() - self.settings.ticket_seconds
-        gone = [t for t in self.tickets.values() if t.seen < limit and t.state != "seating"]
+        has gone); those dropped.  It walks the tickets at most once a :data:`SWEEP_SECONDS` (a polled ticket's
+        own time is checked when it is asked for: :meth:`find`)."""
+        now = self.clock()
+        if now - self._swept < SWEEP_SECONDS:
+            return []
+        self._swept = now
+        gone = [t for t in self.tickets.values() if self._stale(t, now)]
         for t in gone:
-            del self.tickets[t.id]
+            self._drop(t)
         return gone
 
     def groups(self) -> list[Group]:
@@ -324,9 +367,12 @@ class Matchmaker:
         """
         self.expire()
         now = self.clock()
+        if not self._changed and now < self._due:
+            return []  # nobody came or went, and no wait for bots ran out: nothing new to seat
+        self._changed, self._due = False, math.inf
         queues: dict[tuple[str, str], list[Ticket]] = {}
         for t in self.tickets.values():
-            if t.state == "waiting":
+            if t.state == "waiting" and not self._stale(t, now):  # gone since the last walk: never seated
                 queues.setdefault(t.queue, []).append(t)
         found: list[Group] = []
         for (variant, preset), waiting in queues.items():
@@ -335,8 +381,12 @@ class Matchmaker:
                 found.append(Group(variant, preset, tuple(waiting[:seats]), 0))
                 waiting = waiting[seats:]
             with_bots = [t for t in waiting if t.bots_after is not None]
-            if with_bots and with_bots[0].entered + (with_bots[0].bots_after or 0) <= now:
-                found.append(Group(variant, preset, tuple(with_bots), seats - len(with_bots)))
+            if with_bots:
+                due = with_bots[0].entered + (with_bots[0].bots_after or 0)
+                if due <= now:
+                    found.append(Group(variant, preset, tuple(with_bots), seats - len(with_bots)))
+                else:
+                    self._due = min(self._due, due)
         for g in found:
             for t in g.tickets:
                 t.state = "seating"
@@ -344,6 +394,7 @@ class Matchmaker:
 
     def seated(self, ticket: Ticket, seat: Seated) -> None:
         """``ticket``'s player sits at ``seat``; the ticket lives on until its holder has been told (or leaves)."""
+        self._close(ticket)
         ticket.state = "seated"
         ticket.seated = seat
         ticket.seen = self.clock()
@@ -353,10 +404,11 @@ class Matchmaker:
         for t in tickets:
             if t.id in self.tickets and t.state == "seating":
                 t.state = "waiting"
+                self._changed = True
 
     def waiting(self) -> int:
         """The people waiting now (not yet seated)."""
-        return sum(1 for t in self.tickets.values() if t.state != "seated")
+        return len(self._open)
 
     def queues(self) -> list[dict[str, Any]]:
         """The queues with somebody waiting, longest wait first, without a name (``GET /api/lobby/counts``)."""
