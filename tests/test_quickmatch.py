@@ -266,3 +266,19 @@ def test_a_seated_ticket_lives_a_while_however_often_it_is_polled() -> None:
     clock.now += 0.5
     with pytest.raises(QuickMatchError):
         mm.find(anna.id)
+
+
+def test_a_seated_or_gone_ticket_no_longer_counts_for_its_address() -> None:
+    """The cap per client counts the people of an address who wait, not those already seated or gone."""
+    mm, clock = maker(max_per_client=1, ticket_seconds=15)
+    anna = mm.enter("schnapsen", "standard", "Anna", "p1", "home", None)
+    with pytest.raises(QuickMatchError):
+        mm.enter("66", "standard", "Anna's brother", "p2", "home", None)
+    mm.enter("schnapsen", "standard", "Bert", "p3", "cafe", None)
+    (group,) = mm.groups()
+    mm.seated(anna, Seated("T1", "two_player", 0, "tok", 30))
+    brother = mm.enter("66", "standard", "Anna's brother", "p2", "home", None)  # Anna sits: the place is free
+    assert mm.waiting() == 2  # the brother, and Bert whose seat is being made
+    clock.now += 16  # the brother's tab was closed
+    mm.enter("schnorps", "standard", "Anna's sister", "p4", "home", None)
+    assert brother.id not in mm.tickets and group.tickets[1].id in mm.tickets  # a seat being made stays
