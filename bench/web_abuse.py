@@ -4,6 +4,7 @@
     python bench/web_abuse.py --quick          # a smoke run, about 100 s
     python bench/web_abuse.py --window 20 --json
     python bench/web_abuse.py --parts quiet,hints   # some parts only (the hint flood against the quiet table)
+    python bench/web_abuse.py --parts quiet,quickmatch   # the quick-match flood against the quiet table
 
 Each part starts a fresh ``bummerl serve`` (``--bot-workers 2 --bot-delay 0``, SQLite
 in a temporary folder) on 127.0.0.1 in a child process, so no rate window or cap of
@@ -47,6 +48,13 @@ and the server counts them as different client addresses.  Reported (issue #10):
      ``rate_limited`` after 1 s), never playing, while another client (its own address, a table of its own)
      asks one hint every 4 s at its turn: reported are that client's answers (a ``hint`` within 3 s, or the
      error) and the flood's hints and refusals; the ``hard`` table's p95 is set against the *quiet* one.
+   - *quick-match flood* (issue 24): clients at 16 addresses each make 8 players (``POST /api/players``),
+     keep a quick-match ticket waiting for each (schnapsen, ``standard``: 8 is what one address may hold),
+     poll every ticket each second and ask again the moment one is seated, never sitting down at the table
+     they get, as fast as the ``join`` rate lets them; meanwhile two other clients (their own addresses) ask
+     for a quick match of the same variant together every 5 s: reported are how long each waited until seated,
+     and how often they were seated with each other rather than with a flood ticket; the ``hard`` table's p95
+     is set against the *quiet* one.
 3. **Memory**: the server's RSS (``VmRSS`` of ``/proc/PID/status``, the server process
    without its bot workers) before and after 100,000 ``GET /api/tables/<random
    12-character id>`` over 8 keep-alive connections.  They come from 127.0.0.1 with
@@ -118,6 +126,13 @@ JUNK_WINDOW = 32
 HINT_FLOOD_TABLES = 9
 HINT_EVERY = 4.0
 HINT_DEADLINE = 3.0
+#: The quick-match flood's addresses and the players each makes (the waiting tickets one address may hold); the
+#: two honest clients' addresses, the seconds between their asks, and how long they wait at most.
+QM_FLOODERS = [f"127.0.2.{i}" for i in range(1, 17)]
+QM_PLAYERS = 8
+QM_HONEST = ("127.0.0.31", "127.0.0.32")
+QM_EVERY = 5.0
+QM_PATIENCE = 30.0
 
 T = TypeVar("T")
 
@@ -965,6 +980,121 @@ async def ask_hints(server: Server, stop: float) -> dict[str, Any]:
     }
 
 
+async def quickmatch_flood(
+    port: int, addresses: int, ready: multiprocessing.synchronize.Event, stop: multiprocessing.synchronize.Event
+) -> dict[str, Any]:
+    """Clients at ``addresses`` addresses keep :data:`QM_PLAYERS` quick-match tickets each waiting, and ask again
+    the moment one is seated (they never sit down): the flood of the module's docstring."""
+    base = f"http://127.0.0.1:{port}"
+    stats: Counter[str] = Counter()
+    started = [0]
+    all_started = asyncio.Event()
+
+    async def keep(client: httpx.AsyncClient, key: str) -> None:
+        auth = {"Authorization": f"Bearer {key}"}
+        ticket: str | None = None
+        while not stop.is_set():
+            if ticket is None:
+                answer = await client.post(f"{base}/api/quickmatch", json={"variant": "schnapsen"}, headers=auth)
+                if answer.status_code != 201:
+                    stats[f"ask {answer.status_code} {detail_code(answer.content)}"] += 1
+                    await asyncio.sleep(1.0)
+                    continue
+                stats["ask 201"] += 1
+                got = answer.json()
+                if got["state"] == "seated":
+                    stats["seated"] += 1
+                    continue
+                ticket = got["ticket"]
+            await asyncio.sleep(1.0)
+            answer = await client.get(f"{base}/api/quickmatch/{ticket}")
+            stats[f"poll {answer.status_code}"] += 1
+            if answer.status_code != 200 or answer.json()["state"] == "seated":
+                stats["seated"] += answer.status_code == 200
+                ticket = None
+
+    async def one(i: int) -> None:
+        async with http_client(QM_FLOODERS[i]) as client:
+            keys = []
+            for k in range(QM_PLAYERS):
+                answer = await client.post(f"{base}/api/players", json={"name": f"flood {i}.{k}"})
+                if answer.status_code == 201:
+                    keys.append(answer.json()["key"])
+                else:
+                    stats[f"player {answer.status_code}"] += 1
+            started[0] += 1
+            if started[0] == addresses:
+                all_started.set()
+            await asyncio.gather(*(keep(client, key) for key in keys))
+
+    tasks = await start_all(one, addresses, all_started)
+    began = time.monotonic()
+    before = Counter(stats)
+    ready.set()
+    await _until(stop)
+    seconds = time.monotonic() - began
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    during = stats - before
+    return {
+        "addresses": addresses,
+        "players": addresses * QM_PLAYERS,
+        "seconds": round(seconds, 1),
+        "asks_per_s": round(sum(n for k, n in during.items() if k.startswith("ask ")) / seconds, 2),
+        "seated_per_s": round(during["seated"] / seconds, 2),
+        "answers": dict(during.most_common()),
+    }
+
+
+async def honest_pairs(server: Server, stop: float) -> dict[str, Any]:
+    """Two clients ask for a quick match of schnapsen together every :data:`QM_EVERY` s until ``stop``: how long
+    each waits until seated, and whether they are seated with each other."""
+    base = server.base
+
+    async def seat(client: httpx.AsyncClient, key: str) -> tuple[str | None, float, str]:
+        """``(table id, seconds until seated, how it ended)`` of one ask."""
+        auth = {"Authorization": f"Bearer {key}"}
+        sent = time.monotonic()
+        answer = await client.post(f"{base}/api/quickmatch", json={"variant": "schnapsen"}, headers=auth)
+        if answer.status_code != 201:
+            return None, time.monotonic() - sent, f"ask {answer.status_code} {detail_code(answer.content)}"
+        ticket = answer.json()
+        while ticket["state"] != "seated":
+            if time.monotonic() - sent > QM_PATIENCE:
+                await client.delete(f"{base}/api/quickmatch/{ticket['ticket']}")
+                return None, time.monotonic() - sent, "not seated"
+            await asyncio.sleep(0.1)  # the page polls every second; the bench polls faster to time the seating
+            answer = await client.get(f"{base}/api/quickmatch/{ticket['ticket']}")
+            if answer.status_code != 200:
+                return None, time.monotonic() - sent, f"poll {answer.status_code}"
+            ticket = answer.json()
+        return str(ticket["table"]["table_id"]), time.monotonic() - sent, "seated"
+
+    waits: list[float] = []
+    outcomes: Counter[str] = Counter()
+    async with http_client(QM_HONEST[0]) as a, http_client(QM_HONEST[1]) as b:
+        keys = []
+        for client in (a, b):
+            answer = await client.post(f"{base}/api/players", json={"name": "honest"})
+            answer.raise_for_status()
+            keys.append(answer.json()["key"])
+        while time.monotonic() < stop:
+            began = time.monotonic()
+            (table_a, wait_a, end_a), (table_b, wait_b, end_b) = await asyncio.gather(
+                seat(a, keys[0]), seat(b, keys[1])
+            )
+            outcomes[end_a] += 1
+            outcomes[end_b] += 1
+            waits += [w for w, end in ((wait_a, end_a), (wait_b, end_b)) if end == "seated"]
+            if table_a is not None and table_a == table_b:
+                outcomes["together"] += 1
+            elif table_a is not None or table_b is not None:
+                outcomes["apart"] += 1
+            await asyncio.sleep(max(0.0, began + QM_EVERY - time.monotonic()))
+    return {"pairs": outcomes["together"] + outcomes["apart"], "outcomes": dict(outcomes), "wait": summary_ms(waits)}
+
+
 # ------------------------------------------------------------------------------------- parts
 async def part_rate(window: float, results: dict[str, Any]) -> dict[str, Any]:
     """1. One address creates tables as fast as it can for ``window`` seconds."""
@@ -1058,6 +1188,23 @@ async def part_hints(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
         finally:
             load.kill()
         return {"seats": [s.report() for s in seats], "asker": asker, "flood": report}
+
+
+async def part_quickmatch(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
+    """The quick-match flood: 16 addresses' tickets against two honest clients' quick match and a ``hard`` table."""
+    async with running("quickmatch", results) as server:
+        seats = seats_for(server)
+        for seat in seats:
+            await seat.create()
+        load = LoadProcess(quickmatch_flood, server.port, len(QM_FLOODERS))
+        try:
+            await load.start(timeout=90)
+            stop = time.monotonic() + seconds
+            honest, *_ = await asyncio.gather(honest_pairs(server, stop), *(seat.play(stop) for seat in seats))
+            report = await load.finish()
+        finally:
+            load.kill()
+        return {"seats": [s.report() for s in seats], "honest": honest, "flood": report}
 
 
 def hold_exclusive(db: Path, seconds: float, times: dict[str, float]) -> None:
@@ -1349,7 +1496,7 @@ def render(r: dict[str, Any]) -> str:
     ]
     if "rate" in r:
         lines += _render_rate(r["rate"])
-    if any(part in r for part in ("quiet", "flood", "expert", "lock", "hints")):
+    if any(part in r for part in ("quiet", "flood", "expert", "lock", "hints", "quickmatch")):
         lines += _render_latency(r)
     if "memory" in r:
         lines += _render_memory(r["memory"])
@@ -1409,6 +1556,8 @@ def _render_latency(r: dict[str, Any]) -> list[str]:
         lines.append(row("db lock: answer", r["lock"], "answer"))
     if "hints" in r:
         lines.append(row("hint flood", r["hints"], "turn"))
+    if "quickmatch" in r:
+        lines.append(row("quick-match flood", r["quickmatch"], "turn"))
     if "flood" in r:
         fl = r["flood"]["flood"]
         lines.append(
@@ -1447,11 +1596,32 @@ def _render_latency(r: dict[str, Any]) -> list[str]:
                     f"   hint flood: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet"
                     f" ({flooded / quiet - 1:+.0%})"
                 )
-    for label in ("quiet", "flood", "expert", "lock", "hints"):
+    if "quickmatch" in r:
+        lines += _render_quickmatch(r)
+    for label in ("quiet", "flood", "expert", "lock", "hints", "quickmatch"):
         for s in r.get(label, {}).get("seats", []):
             if s["errors"] or s["disconnects"]:
                 lines.append(f"   ! {label} vs {s['bot']}: errors {s['errors']}, disconnects {s['disconnects']}")
     lines.append("")
+    return lines
+
+
+def _render_quickmatch(r: dict[str, Any]) -> list[str]:
+    qm = r["quickmatch"]
+    honest, fl = qm["honest"], qm["flood"]
+    lines = [
+        f"   quick-match flood: {fl.get('players', 0)} players at {fl.get('addresses', 0)} addresses,"
+        f" {fl.get('asks_per_s', 0)} asks/s, {fl.get('seated_per_s', 0)} seated/s ({counts(fl.get('answers', {}))});"
+        f" two honest clients asking together: {honest['outcomes'].get('together', 0)} of {honest['pairs']} pairs"
+        f" seated with each other ({counts(honest['outcomes'])}; wait until seated {fmt_ms(honest['wait'])})"
+    ]
+    if "quiet" in r:
+        quiet, flooded = r["quiet"]["seats"][1]["turn"]["p95_ms"], qm["seats"][1]["turn"]["p95_ms"]
+        if quiet and flooded:
+            lines.append(
+                f"   quick-match flood: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet"
+                f" ({flooded / quiet - 1:+.0%})"
+            )
     return lines
 
 
@@ -1506,6 +1676,7 @@ async def run_all(args: argparse.Namespace) -> dict[str, Any]:
         ("memory", lambda: part_memory(args.requests, results)),
         ("connections", lambda: part_connections(results)),
         ("hints", lambda: part_hints(args.seconds, results)),
+        ("quickmatch", lambda: part_quickmatch(args.seconds, results)),
     ]
     if args.parts:
         chosen = set(args.parts.split(","))
@@ -1533,7 +1704,8 @@ def main() -> int:
     parser.add_argument("--expert-tables", type=int, default=40, help="tables against expert (default 40, <= 40)")
     parser.add_argument(
         "--parts",
-        help="comma-separated parts to run (rate, quiet, flood, expert, lock, memory, connections, hints; default all)",
+        help="comma-separated parts to run (rate, quiet, flood, expert, lock, memory, connections, hints, quickmatch;"
+        " default all)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     parser.add_argument("--save", type=Path, help="also write the JSON object to this file")
