@@ -13,11 +13,7 @@ compared: the core answers in numbers (its observation is the view's encoding), 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any, cast
 
 import pytest
@@ -38,8 +34,8 @@ from bummerl.table_game import TableGame
 from bummerl.variants import find_variant
 from bummerl.variants.bauernschnapsen import BAUERNSCHNAPSEN, TableVariant
 from bummerl.variants.dreierschnapsen import DREIERSCHNAPSEN
+from helpers import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The values each option of the table games may take (docs/bauernschnapsen.md, docs/dreierschnapsen.md).
 OPTION_VALUES: dict[str, list[object]] = {
     "bettler": [False, True],
@@ -60,18 +56,9 @@ OPTION_VALUES: dict[str, list[object]] = {
 }
 
 
-def _script(name: str) -> ModuleType:
-    if str(ROOT / "bench") not in sys.path:
-        sys.path.insert(0, str(ROOT / "bench"))  # core_diff imports nothing of bench, but keep the scripts' view
-    spec = importlib.util.spec_from_file_location(f"script_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-DIFF = _script("core_table_diff")
+DIFF = load_script("bench/core_table_diff.py")
+#: The batch comparison with PythonBatch, written for both families (the two-player core's).
+BATCHES = load_script("bench/core_diff.py")
 
 
 @st.composite
@@ -154,13 +141,13 @@ def test_compiled_random_selfplay_is_the_arenas(name: str) -> None:
 @pytest.mark.parametrize("name", ["bauernschnapsen", "dreierschnapsen"])
 @pytest.mark.parametrize(("seat", "observation"), [(0, "observation"), ("all", "information_state")])
 def test_the_batch_steps_as_the_python_reference(name: str, seat: int | str, observation: str) -> None:
-    finished = _script("core_diff").compare_batches(find_variant(name), 8, 120, 5, seat=seat, observation=observation)
+    finished = BATCHES.compare_batches(find_variant(name), 8, 120, 5, seat=seat, observation=observation)
     assert finished > 0
 
 
 @pytest.mark.parametrize(("seat", "dealer", "reward"), [(1, "rotate", "points"), ("random", 2, "zero_sum")])
 def test_the_batch_deals_and_scores_as_the_python_reference(seat: int | str, dealer: int | str, reward: str) -> None:
-    compare = _script("core_diff").compare_batches
+    compare = BATCHES.compare_batches
     for name in ("bauernschnapsen", "dreierschnapsen"):
         variant = find_variant(name)
         assert compare(variant, 6, 80, 7, seat=seat, observation="observation", dealer=dealer, reward=reward) > 0
