@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
@@ -234,6 +235,28 @@ def hello(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
     return state
 
 
+Sockets = tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession]
+
+
+@contextlib.contextmanager
+def seated(
+    client: TestClient, table: dict[str, Any], friend: dict[str, Any]
+) -> Iterator[tuple[Sockets, dict[int | None, dict[str, Any]]]]:
+    """Anna (seat 0) and Bert (seat 1) connected to ``table``, and a spectator: the three sockets, and the state
+    each one saw once all three were there (by seat; ``None``: the spectator)."""
+    url = table["ws_url"]
+    with (
+        client.websocket_connect(url) as anna,
+        client.websocket_connect(url) as bert,
+        client.websocket_connect(url) as watcher,
+    ):
+        hello(anna, table["token"])
+        s1 = hello(bert, friend["token"])
+        s0: dict[str, Any] = anna.receive_json()  # Bert came: Anna hears it
+        seen = hello(watcher, None)
+        yield (anna, bert, watcher), {0: s0, 1: s1, None: seen}
+
+
 def until(ws: WebSocketTestSession, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     for _ in range(300):
         message: dict[str, Any] = ws.receive_json()
@@ -258,18 +281,9 @@ def test_every_seat_and_spectator_sees_the_clock_and_the_silent_seat_is_moved_fo
     client: TestClient, fake: FakeTime
 ) -> None:
     table, friend = friend_table(client, move_seconds=20)
-    url = table["ws_url"]
-    with (
-        client.websocket_connect(url) as ws0,
-        client.websocket_connect(url) as ws1,
-        client.websocket_connect(url) as watcher,
-    ):
-        hello(ws0, table["token"])
-        s1 = hello(ws1, friend["token"])
-        s0 = ws0.receive_json()  # seat 1 came
-        seen = hello(watcher, None)
-        mover = s0["to_move"]
-        for state in (s0, s1, seen):
+    with seated(client, table, friend) as ((ws0, ws1, watcher), states):
+        mover = states[0]["to_move"]
+        for state in states.values():
             assert state["clock"]["seat"] == mover and state["clock"]["remaining_ms"] == 20_000
         on_loop(client, fake.advance, 20)
         ws_mover = ws0 if mover == 0 else ws1

@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from bummerl.server.app import create_app
 from bummerl.server.config import STATIC_DIR, ServerConfig
 from bummerl.server.phrases import BURST, EMOTES, EVERY, PHRASES, PhraseBucket
-from test_server_clock import friend_table, hello
+from test_server_clock import Sockets, friend_table, seated
 from test_server_ws import drain
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2, analysis_executor="thread", analysis_level="easy")
@@ -39,25 +38,17 @@ def phrases_in(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def table(client: TestClient) -> Iterator[tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession]]:
+def table(client: TestClient) -> Iterator[Sockets]:
     """Anna (seat 0) and Bert (seat 1) at a friend table, and a spectator."""
     made, friend = friend_table(client)
-    url = made["ws_url"]
-    with (
-        client.websocket_connect(url) as anna,
-        client.websocket_connect(url) as bert,
-        client.websocket_connect(url) as watcher,
-    ):
-        hello(anna, made["token"])
-        hello(bert, friend["token"])
-        hello(watcher, None)
-        for ws in (anna, bert, watcher):
+    with seated(client, made, friend) as (sockets, _states):
+        for ws in sockets:
             drain(ws)
-        yield anna, bert, watcher
+        yield sockets
 
 
 def test_a_phrase_reaches_every_seat_and_spectator(
-    table: tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession],
+    table: Sockets,
 ) -> None:
     anna, bert, watcher = table
     anna.send_json({"type": "phrase", "id": "servus"})
@@ -70,7 +61,7 @@ def test_a_phrase_reaches_every_seat_and_spectator(
 
 
 def test_an_unknown_phrase_is_refused_to_its_sender_only(
-    table: tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession],
+    table: Sockets,
 ) -> None:
     anna, bert, watcher = table
     anna.send_json({"type": "phrase", "id": "Du Trottel!"})
@@ -83,7 +74,7 @@ def test_an_unknown_phrase_is_refused_to_its_sender_only(
 
 
 def test_a_spectator_cannot_talk(
-    table: tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession],
+    table: Sockets,
 ) -> None:
     anna, bert, watcher = table
     watcher.send_json({"type": "phrase", "id": "servus"})
@@ -93,7 +84,7 @@ def test_a_spectator_cannot_talk(
 
 
 def test_a_flood_is_cut_at_the_burst_and_costs_only_the_sender(
-    table: tuple[WebSocketTestSession, WebSocketTestSession, WebSocketTestSession],
+    table: Sockets,
 ) -> None:
     anna, bert, watcher = table
     for _ in range(BURST + 5):
