@@ -119,6 +119,9 @@ __all__ = ["TOURNAMENT_ID", "TournamentService", "TournamentSettings"]
 
 log = logging.getLogger("bummerl.server")
 
+#: Seconds before a clocked table found held by another process is tried again (cluster mode).
+ELSEWHERE_SECONDS = 30.0
+
 #: What a tournament id looks like (``secrets.token_urlsafe(9)``); anything else is unknown at once.
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -151,6 +154,9 @@ class TournamentService:
         self._locks: dict[str, asyncio.Lock] = {}
         #: Finished games counted at a table when it was last replayed (a replay only when they change).
         self._seen: dict[str, int] = {}
+        #: When a clocked table was last found held by another process (cluster mode): not tried again for
+        #: :data:`ELSEWHERE_SECONDS`, since each try is a write of the lease row.
+        self._elsewhere: dict[str, float] = {}
         self._poller: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
         #: When this process last looked at a tournament (a client's poll looks again only after a pause).
@@ -447,11 +453,20 @@ class TournamentService:
         sides = self._sides(t)
         outcome: Outcome | None = None
         live = self.manager.tables.get(row.table_id)
-        if live is None and t.move_seconds is not None:
+        if (
+            live is None
+            and t.move_seconds is not None
+            and time.monotonic() - self._elsewhere.get(row.table_id, -ELSEWHERE_SECONDS) >= ELSEWHERE_SECONDS
+        ):
             # A table with a clock is loaded here, so that its clock runs even if nobody (or only one side)
             # comes: a participant who never plays forfeits instead of holding up the round.
-            with contextlib.suppress(Elsewhere, UnknownTable):
+            try:
                 live = await self.manager.room(row.table_id)
+                self._elsewhere.pop(row.table_id, None)
+            except Elsewhere:  # its clock runs there; its results reach us through the database
+                self._elsewhere[row.table_id] = time.monotonic()
+            except UnknownTable as exc:
+                log.error("tournament table %s: %s", row.table_id, exc)
         if live is not None and live.dealt:
             # A seat the clock's bot took over forfeits at once, also in the middle of the game.
             taken = live.clock.abandoned() if live.clock is not None else []
@@ -464,6 +479,7 @@ class TournamentService:
         if outcome is not None:
             await self.db.run(self.store.table_decided, t.id, row.round, row.table_no, outcome)
             self._seen.pop(row.table_id, None)
+            self._elsewhere.pop(row.table_id, None)
             return
         if all(who is None or t.players[who].kind == "bot" for who in players):
             await self._drive(row.table_id, t.unit, players)
