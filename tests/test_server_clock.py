@@ -392,10 +392,12 @@ def test_repeated_timeouts_abandon_the_game_and_the_stored_result_says_so(client
                 last = message
         assert [(t["seat"], t["strikes"], t["taken_over"]) for t in timeouts] == [(0, 1, False), (0, 2, True)]
         assert last["game_over"] is not None and last["clock"] is None  # no clock while the next deal waits
+        assert last["taken_over"] == [0]
         # Anna is still at the table: at the next deal her seat is hers again, with a clean slate.
         ws1.send_json({"type": "next_game"})
         wait_for(lambda: snapshot(client, table_id)[0] == "playing")
         assert not snapshot(client, table_id)[3]
+        assert until(ws0, lambda m: m["type"] == "state" and m["game_over"] is None)["taken_over"] == []
         assert on_loop(client, lambda: dict(room_of(client, table_id).clock.strikes)) == {}  # type: ignore[union-attr]
     repo = app_parts(client.app).repo
     wait_for(lambda: repo.load_table(table_id).games[0].finished)

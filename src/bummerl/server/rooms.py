@@ -717,6 +717,8 @@ class Room:
             "events": events,
             # The seat on the move clock and its time left (docs/web.md); null at a table without a clock.
             "clock": self.clock.json() if self.clock is not None else None,
+            # The seats the clock's bot plays for the rest of this game (their time ran out too often).
+            "taken_over": self.clock.abandoned() if self.clock is not None else [],
         }
         state.update(state_fields(self, conn))  # the hints agreement and the declare check
         if self.dealt and conn.sheet_version != self.sheet_version():

@@ -245,7 +245,10 @@ export class TalonTable {
     } else if (s.your_turn) {
       line.append(h("strong", {}, t("your_turn")));
     } else if (s.to_move !== null && s.to_move !== undefined) {
-      line.append(t("their_turn", { name: page.nameOf(s.to_move) }));
+      // A seat the clock's bot took over (also one's own: "Du ist am Zug" would be wrong) is played by the computer.
+      const seat = page.round ? (page.round.players || [])[s.to_move] : s.to_move;
+      if ((s.taken_over || []).includes(seat)) line.append(t("clock_stand_in_turn", page.tablePerson(seat)));
+      else line.append(t("their_turn", { name: page.nameOf(s.to_move) }));
     }
     if (this.marriageMode) line.append(" ", h("em", {}, t("choose_marriage")));
     return line;
