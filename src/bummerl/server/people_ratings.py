@@ -73,7 +73,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -297,26 +297,20 @@ class PeopleRatings:
     # ------------------------------------------------------------------ rating
     def rate_table_of(self, game_id: int) -> int:
         """Rate the finished games of ``game_id``'s table that are not decided yet, in game order; how many
-        changed ratings.  Nothing for a table that is not rated."""
-        with self._sessions() as s:
-            table_id = s.scalar(
-                select(_GameRow.table_id)
-                .join(_TableRow, _TableRow.id == _GameRow.table_id)
-                .where(_GameRow.id == game_id, _TableRow.rated.is_(True), _TableRow.practice.is_(False))
-            )
-        return 0 if table_id is None else self._rate_table(table_id)
+        changed ratings.  Nothing for a table that is not rated (one query: this runs after every stored game)."""
+        with self.engine.connect() as conn:
+            games = conn.execute(_GAMES_OF_TABLE_OF, {"game": game_id}).all()
+        return self._rate_games(games)
 
     def _rate_table(self, table_id: str) -> int:
-        """Rate a rated table's undecided finished games in game order, up to the first game before the last whose
-        result is not stored yet: its own store rates on from it (a result retried while the table dealt on lands
-        after a later game's, and must still be rated first)."""
-        with self._sessions() as s:
-            games = s.execute(
-                select(_GameRow.id, _GameRow.finished, _RatedGameRow.game_id.is_not(None))
-                .outerjoin(_RatedGameRow, _RatedGameRow.game_id == _GameRow.id)
-                .where(_GameRow.table_id == table_id)
-                .order_by(_GameRow.match_no, _GameRow.game_no)
-            ).all()
+        with self.engine.connect() as conn:
+            games = conn.execute(_GAMES_OF_TABLE, {"table": table_id}).all()
+        return self._rate_games(games)
+
+    def _rate_games(self, games: Sequence[Any]) -> int:
+        """Rate a rated table's undecided finished games (``(id, finished, decided)`` in game order) up to the first
+        game before the last whose result is not stored yet: its own store rates on from it (a result retried while
+        the table dealt on lands after a later game's, and must still be rated first)."""
         count = 0
         for i, (game_id, finished, decided) in enumerate(games):
             if not finished:
@@ -329,17 +323,10 @@ class PeopleRatings:
 
     def catch_up(self) -> int:
         """Rate the undecided finished games of every rated table, the tables in the order of their oldest such
-        result, each in game order (:meth:`_rate_table`); how many changed ratings.  Run at start-up: it finds the
-        games of a stop between the two writes."""
-        with self._sessions() as s:
-            tables = list(
-                s.scalars(
-                    select(_GameRow.table_id)
-                    .where(_GameRow.id.in_(_undecided()))
-                    .group_by(_GameRow.table_id)
-                    .order_by(func.min(_GameRow.finished_at), _GameRow.table_id)
-                )
-            )
+        result, each in game order; how many changed ratings.  Run at start-up: it finds the games of a stop
+        between the two writes."""
+        with self.engine.connect() as conn:
+            tables = list(conn.execute(_TABLES_TO_CATCH_UP).scalars())
         return sum(self._rate_table(t) for t in tables)
 
     def rate_game(self, game_id: int) -> bool:
@@ -365,135 +352,25 @@ class PeopleRatings:
         raise StorageError(f"game {game_id}, rating: another writer kept racing for the same rows")
 
     def _decided(self, game_id: int) -> bool:
-        with self._sessions() as s:
-            return s.get(_RatedGameRow, game_id) is not None
+        with self.engine.connect() as conn:
+            return conn.execute(_DECIDED, {"game": game_id}).first() is not None
 
     def _rate_once(self, game_id: int) -> bool:
-        with self._sessions.begin() as s:
-            row = s.execute(
-                select(_GameRow.table_id, _GameRow.result, _GameRow.finished, _TableRow.variant)
-                .join(_TableRow, _TableRow.id == _GameRow.table_id)
-                .where(_GameRow.id == game_id, _TableRow.rated.is_(True), _TableRow.practice.is_(False))
-            ).first()
+        # Core statements built once (module level), not the ORM's unit of work: this runs after every rated game,
+        # in a database thread that shares the interpreter with the event loop.
+        with self.engine.begin() as conn:
+            row = conn.execute(_GAME, {"game": game_id}).first()
             if row is None or not row.finished:
                 return False
             # The decision's row first: its primary key refuses a second decision (IntegrityError), and on SQLite
             # the transaction holds the write lock from here on, so what it reads next cannot change under it.
-            s.execute(insert(_RatedGameRow).values(game_id=game_id, variant=row.variant, decision="", rated_at=now()))
-            reason, placed = self._placed(s, row.table_id, row.variant, row.result)
-            if placed is None:
-                s.execute(update(_RatedGameRow).where(_RatedGameRow.game_id == game_id).values(decision=reason))
-                return False
-            standing, players = placed
-            self._apply(s, game_id, row.variant, standing, players)
-            s.execute(update(_RatedGameRow).where(_RatedGameRow.game_id == game_id).values(decision="rated"))
-            return True
-
-    def _placed(
-        self, s: Session, table_id: str, variant_name: str, result_text: str | None
-    ) -> tuple[str, tuple[Standing, dict[int, str]] | None]:
-        """Why the game is not rated, or its standing and the player at each seat."""
-        kinds = dict(s.execute(select(_SeatRow.seat, _SeatRow.kind).where(_SeatRow.table_id == table_id)).all())
-        if any(kind == "bot" for kind in kinds.values()):
-            return "bot_seat", None
-        try:
-            variant = find_variant(variant_name)
-            result = json.loads(result_text) if result_text else None
-        except (UnknownVariantError, ValueError):
-            return "unreadable", None
-        if not isinstance(result, dict):
-            return "unreadable", None
-        standing = decide(variant, result, sorted(kinds))
-        if isinstance(standing, str):
-            return standing, None
-        held = dict(
-            s.execute(
-                select(_PlayerSeatRow.seat, _PlayerSeatRow.player_id).where(_PlayerSeatRow.table_id == table_id)
-            ).all()
-        )
-        placed = [seat for team in standing.teams for seat in team]
-        players = {seat: held[seat] for seat in placed if seat in held}
-        if len(players) < len(placed) or len(set(players.values())) < len(placed):
-            return "no_player", None  # a seat nobody's player holds (a page without a key), or one player twice
-        if self._pair_limit_reached(s, standing, players):
-            return "pair_limit", None
-        return "rated", (standing, players)
-
-    def _pair_limit_reached(self, s: Session, standing: Standing, players: dict[int, str]) -> bool:
-        """Whether two players this game puts apart (one above the other) have had :data:`PAIR_GAMES_PER_DAY`
-        rated games together in the last 24 hours: a person with two accounts who got paired with themself cannot
-        lift one of them game after game (docs/security.md, "Ratings")."""
-        rank = {seat: r for team, r in zip(standing.teams, standing.ranks, strict=True) for seat in team}
-        pairs = {tuple(sorted((players[a], players[b]))) for a in players for b in players if rank[a] < rank[b]}
-        since = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).isoformat(timespec="milliseconds")
-        since = since.replace("+00:00", "Z")
-        mine, theirs = aliased(_RatingChangeRow), aliased(_RatingChangeRow)
-        for first, second in sorted(pairs):
-            together = s.scalar(
-                select(func.count())
-                .select_from(mine)
-                .join(theirs, theirs.game_id == mine.game_id)
-                .join(_RatedGameRow, _RatedGameRow.game_id == mine.game_id)
-                .where(mine.player_id == first, theirs.player_id == second, _RatedGameRow.rated_at >= since)
-            )
-            if (together or 0) >= PAIR_GAMES_PER_DAY:
-                return True
-        return False
-
-    def _apply(self, s: Session, game_id: int, variant: str, standing: Standing, players: dict[int, str]) -> None:
-        ids = sorted(set(players.values()))
-        # FOR UPDATE (PostgreSQL; SQLite holds its write lock already): another process's game with one of
-        # these players waits until this one is committed, then reads its ratings; in player order, no deadlock.
-        rows = {
-            r.player_id: r
-            for r in s.scalars(
-                select(_RatingRow)
-                .where(_RatingRow.variant == variant, _RatingRow.player_id.in_(ids))
-                .order_by(_RatingRow.player_id)
-                .with_for_update()
-            )
-        }
-        before = {seat: (rows[p].mu, rows[p].sigma) for seat, p in players.items() if p in rows}
-        after = rate(standing, before)
-        stamp = now()
-        for seat, outcome in standing.outcomes:
-            player_id = players[seat]
-            mu, sigma = after[seat]
-            mu0, sigma0 = before.get(seat, (MODEL.mu, MODEL.sigma))
-            won = int(outcome == "won")
-            found = rows.get(player_id)
-            if found is None:
-                s.add(
-                    _RatingRow(
-                        variant=variant,
-                        player_id=player_id,
-                        mu=mu,
-                        sigma=sigma,
-                        score=display_rating(mu, sigma),
-                        games=1,
-                        won=won,
-                        lost=1 - won,
-                        updated_at=stamp,
-                    )
-                )
-            else:
-                found.mu, found.sigma, found.score = mu, sigma, display_rating(mu, sigma)
-                found.games += 1
-                found.won += won
-                found.lost += 1 - won
-                found.updated_at = stamp
-            s.add(
-                _RatingChangeRow(
-                    game_id=game_id,
-                    player_id=player_id,
-                    seat=seat,
-                    outcome=outcome,
-                    mu_before=mu0,
-                    sigma_before=sigma0,
-                    mu_after=mu,
-                    sigma_after=sigma,
-                )
-            )
+            conn.execute(_DECIDE, {"game_id": game_id, "variant": row.variant, "decision": "", "rated_at": now()})
+            reason, placed = _placed(conn, row.table_id, row.variant, row.result)
+            if placed is not None:
+                standing, players = placed
+                _apply(conn, game_id, row.variant, standing, players)
+            conn.execute(_DECISION, {"b_game": game_id, "b_decision": reason})
+            return placed is not None
 
     # ------------------------------------------------------------------ reading
     def ratings_of(self, player_id: str) -> list[PlayerRating]:
@@ -556,19 +433,165 @@ class PeopleRatings:
             )
 
 
-def _undecided() -> Any:
-    """The finished games of rated tables that have no decision yet (a select of their ids)."""
+# ---------------------------------------------------------------------- the statements of a game's rating
+def _table_games(table: Any) -> Any:
+    """A rated table's games in game order, as ``(id, finished, decided)``."""
     return (
-        select(_GameRow.id)
+        select(_GameRow.id, _GameRow.finished, _RatedGameRow.game_id.is_not(None))
         .join(_TableRow, _TableRow.id == _GameRow.table_id)
         .outerjoin(_RatedGameRow, _RatedGameRow.game_id == _GameRow.id)
-        .where(
-            _TableRow.rated.is_(True),
-            _TableRow.practice.is_(False),
-            _GameRow.finished.is_(True),
-            _RatedGameRow.game_id.is_(None),
-        )
+        .where(_GameRow.table_id == table, _TableRow.rated.is_(True), _TableRow.practice.is_(False))
+        .order_by(_GameRow.match_no, _GameRow.game_no)
     )
+
+
+_GAMES_OF_TABLE = _table_games(bindparam("table"))
+_GAMES_OF_TABLE_OF = _table_games(select(_GameRow.table_id).where(_GameRow.id == bindparam("game")).scalar_subquery())
+_UNDECIDED = (
+    select(_GameRow.id)
+    .join(_TableRow, _TableRow.id == _GameRow.table_id)
+    .outerjoin(_RatedGameRow, _RatedGameRow.game_id == _GameRow.id)
+    .where(
+        _TableRow.rated.is_(True),
+        _TableRow.practice.is_(False),
+        _GameRow.finished.is_(True),
+        _RatedGameRow.game_id.is_(None),
+    )
+)
+_TABLES_TO_CATCH_UP = (
+    select(_GameRow.table_id)
+    .where(_GameRow.id.in_(_UNDECIDED))
+    .group_by(_GameRow.table_id)
+    .order_by(func.min(_GameRow.finished_at), _GameRow.table_id)
+)
+_DECIDED = select(_RatedGameRow.game_id).where(_RatedGameRow.game_id == bindparam("game"))
+_GAME = (
+    select(_GameRow.table_id, _GameRow.result, _GameRow.finished, _TableRow.variant)
+    .join(_TableRow, _TableRow.id == _GameRow.table_id)
+    .where(_GameRow.id == bindparam("game"), _TableRow.rated.is_(True), _TableRow.practice.is_(False))
+)
+_DECIDE = insert(_RatedGameRow)
+_DECISION = (
+    update(_RatedGameRow).where(_RatedGameRow.game_id == bindparam("b_game")).values(decision=bindparam("b_decision"))
+)
+_KINDS = select(_SeatRow.seat, _SeatRow.kind).where(_SeatRow.table_id == bindparam("table"))
+_HELD = select(_PlayerSeatRow.seat, _PlayerSeatRow.player_id).where(_PlayerSeatRow.table_id == bindparam("table"))
+_MINE, _THEIRS = aliased(_RatingChangeRow), aliased(_RatingChangeRow)
+_TOGETHER = (
+    select(func.count())
+    .select_from(_MINE)
+    .join(_THEIRS, _THEIRS.game_id == _MINE.game_id)
+    .join(_RatedGameRow, _RatedGameRow.game_id == _MINE.game_id)
+    .where(
+        _MINE.player_id == bindparam("first"),
+        _THEIRS.player_id == bindparam("second"),
+        _RatedGameRow.rated_at >= bindparam("since"),
+    )
+)
+# FOR UPDATE (PostgreSQL; SQLite holds its write lock already): another process's game with one of these players
+# waits until this one is committed, then reads its ratings; in player order, so two such games never deadlock.
+_RATINGS = (
+    select(_RatingRow.player_id, _RatingRow.mu, _RatingRow.sigma)
+    .where(_RatingRow.variant == bindparam("variant"), _RatingRow.player_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_RatingRow.player_id)
+    .with_for_update()
+)
+_NEW_RATING = insert(_RatingRow)
+_RATING_AFTER = (
+    update(_RatingRow)
+    .where(_RatingRow.variant == bindparam("b_variant"), _RatingRow.player_id == bindparam("b_player"))
+    .values(
+        mu=bindparam("b_mu"),
+        sigma=bindparam("b_sigma"),
+        score=bindparam("b_score"),
+        games=_RatingRow.games + 1,
+        won=_RatingRow.won + bindparam("b_won"),
+        lost=_RatingRow.lost + bindparam("b_lost"),
+        updated_at=bindparam("b_at"),
+    )
+)
+_CHANGE = insert(_RatingChangeRow)
+
+
+def _placed(
+    conn: Connection, table_id: str, variant_name: str, result_text: str | None
+) -> tuple[str, tuple[Standing, dict[int, str]] | None]:
+    """Why the game is not rated, or ``"rated"`` with its standing and the player at each placed seat."""
+    kinds: dict[int, str] = {seat: kind for seat, kind in conn.execute(_KINDS, {"table": table_id})}
+    if any(kind == "bot" for kind in kinds.values()):
+        return "bot_seat", None
+    try:
+        variant = find_variant(variant_name)
+        result = json.loads(result_text) if result_text else None
+    except (UnknownVariantError, ValueError):
+        return "unreadable", None
+    if not isinstance(result, dict):
+        return "unreadable", None
+    standing = decide(variant, result, sorted(kinds))
+    if isinstance(standing, str):
+        return standing, None
+    held: dict[int, str] = {seat: player for seat, player in conn.execute(_HELD, {"table": table_id})}
+    placed = [seat for team in standing.teams for seat in team]
+    players = {seat: held[seat] for seat in placed if seat in held}
+    if len(players) < len(placed) or len(set(players.values())) < len(placed):
+        return "no_player", None  # a seat nobody's player holds (a page without a key), or one player twice
+    if _pair_limit_reached(conn, standing, players):
+        return "pair_limit", None
+    return "rated", (standing, players)
+
+
+def _pair_limit_reached(conn: Connection, standing: Standing, players: dict[int, str]) -> bool:
+    """Whether two players this game puts apart (one above the other) have had :data:`PAIR_GAMES_PER_DAY` rated
+    games together in the last 24 hours: a person with two accounts who got paired with themself cannot lift one
+    of them game after game (docs/security.md, "Ratings")."""
+    rank = {seat: r for team, r in zip(standing.teams, standing.ranks, strict=True) for seat in team}
+    pairs = {tuple(sorted((players[a], players[b]))) for a in players for b in players if rank[a] < rank[b]}
+    since = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).isoformat(timespec="milliseconds")
+    since = since.replace("+00:00", "Z")
+    for first, second in sorted(pairs):
+        together = conn.execute(_TOGETHER, {"first": first, "second": second, "since": since}).scalar()
+        if (together or 0) >= PAIR_GAMES_PER_DAY:
+            return True
+    return False
+
+
+def _apply(conn: Connection, game_id: int, variant: str, standing: Standing, players: dict[int, str]) -> None:
+    """Write what the game does to its players' ratings (the caller's transaction holds the decision's row)."""
+    ids = sorted(set(players.values()))
+    found = {p: (mu, sigma) for p, mu, sigma in conn.execute(_RATINGS, {"variant": variant, "ids": ids})}
+    before = {seat: found[p] for seat, p in players.items() if p in found}
+    after = rate(standing, before)
+    stamp = now()
+    new, changed, changes = [], [], []
+    for seat, outcome in standing.outcomes:
+        player_id = players[seat]
+        mu, sigma = after[seat]
+        mu0, sigma0 = before.get(seat, (MODEL.mu, MODEL.sigma))
+        won = int(outcome == "won")
+        values = {"mu": mu, "sigma": sigma, "score": display_rating(mu, sigma), "won": won, "lost": 1 - won}
+        if player_id in found:
+            changed.append(
+                {f"b_{k}": v for k, v in values.items()} | {"b_variant": variant, "b_player": player_id, "b_at": stamp}
+            )
+        else:
+            new.append({**values, "variant": variant, "player_id": player_id, "games": 1, "updated_at": stamp})
+        changes.append(
+            {
+                "game_id": game_id,
+                "player_id": player_id,
+                "seat": seat,
+                "outcome": outcome,
+                "mu_before": mu0,
+                "sigma_before": sigma0,
+                "mu_after": mu,
+                "sigma_after": sigma,
+            }
+        )
+    if new:
+        conn.execute(_NEW_RATING, new)
+    if changed:
+        conn.execute(_RATING_AFTER, changed)
+    conn.execute(_CHANGE, changes)
 
 
 def _player_rating(s: Session, r: _RatingRow) -> PlayerRating:
