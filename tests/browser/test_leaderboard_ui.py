@@ -46,13 +46,18 @@ def seed_ratings(server: LiveServer) -> dict[str, tuple[str, str]]:
     """Rated Schnapsen games between the players, stored and rated in the live server's database: every pair
     plays once or twice, the stronger winning, so that everyone has at least MIN_GAMES games; the newcomer plays
     one.  The players' ids and keys by name."""
-    repo = Repository(f"sqlite:///{server.data_dir / 'bummerl.db'}")
-    players, ratings = PlayerStore(repo), PeopleRatings(repo)
-    made = {name: players.create(name) for name in [*PLAYERS, NEWCOMER]}
-    ids = {name: (p.id, key) for name, (p, key) in made.items()}
-    pairs = [(a, b) for i, a in enumerate(PLAYERS) for b in PLAYERS[i + 1 :]]
+    pairs = [(a, b) for i, a in enumerate(PLAYERS) for b in PLAYERS[i + 1 :]]  # the stronger first: it wins
     pairs += pairs[: len(PLAYERS) * 2]
     pairs.append((NEWCOMER, "Hansi"))
+    return store_games(server, [*PLAYERS, NEWCOMER], pairs)
+
+
+def store_games(server: LiveServer, names: list[str], pairs: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """One rated game per pair, the first named winning, stored and rated as the server does a quick match's."""
+    repo = Repository(f"sqlite:///{server.data_dir / 'bummerl.db'}")
+    players, ratings = PlayerStore(repo), PeopleRatings(repo)
+    made = {name: players.create(name) for name in names}
+    ids = {name: (p.id, key) for name, (p, key) in made.items()}
     for n, (first, second) in enumerate(pairs):
         table_id = f"lb{n}"
         seats = [SeatData(0, "human", None, first, True, None), SeatData(1, "friend", None, second, True, None)]
@@ -61,8 +66,7 @@ def seed_ratings(server: LiveServer) -> dict[str, tuple[str, str]]:
         for seat, name in enumerate((first, second)):
             players.claim_seat(ids[name][0], table_id, seat)
         game = repo.start_game(table_id, 0, 0, 0, "x", None)
-        winner = 0 if first == NEWCOMER or PLAYERS.index(first) < PLAYERS.index(second) else 1
-        repo.finish_game(game, {"winner": winner, "points": 2, "reason": "declared", "augen": [66, 30]}, "r")
+        repo.finish_game(game, {"winner": 0, "points": 2, "reason": "declared", "augen": [66, 30]}, "r")
         ratings.rate_table_of(game)
     repo.dispose()
     return ids
@@ -184,4 +188,30 @@ def test_a_newcomer_sees_a_provisional_rating_and_a_long_name_keeps_its_mark(
     assert "gibt es nicht" in anonymous.locator("#leaderboard .notice.error").inner_text()
     anonymous.select_option("#lb-variant", "schnapsen")  # and the way out
     anonymous.locator("#lb-table").wait_for()
+    errors.check()
+
+
+def test_the_leaderboard_turns_its_pages_by_keyboard(
+    own_server: LiveServer, make: Callable[..., BrowserContext], page_errors: Errors
+) -> None:
+    """52 listed players: 50 on the first page, the last two on the second; a button with nothing behind it is
+    disabled, and the focus goes to the other one."""
+    names = [f"Spieler {i:02d}" for i in range(52)]
+    # Each plays the next five around a ring: ten games each, the one named first winning.
+    store_games(own_server, names, [(names[i], names[(i + k) % 52]) for i in range(52) for k in range(1, 6)])
+    page = make("desktop").new_page()
+    errors = page_errors(page)
+    page.goto(own_server.url + "/#/leaderboard/schnapsen")
+    page.locator("#lb-table").wait_for()
+    assert len(board_rows(page)) == 50 and page.locator("#lb-prev").is_disabled()
+    assert "Plätze 1–50 von 52" in page.locator(".lb-pages").inner_text()
+    page.focus("#lb-next")
+    page.keyboard.press("Enter")
+    page.locator(".lb-pages", has_text="Plätze 51–52 von 52").wait_for()
+    assert [r["rank"] for r in board_rows(page)] == ["51", "52"]
+    # The last page: "next" is disabled, and the focus went to "previous" (a keyboard user is not lost).
+    assert page.locator("#lb-next").is_disabled() and page.evaluate("document.activeElement.id") == "lb-prev"
+    page.keyboard.press("Enter")
+    page.locator(".lb-pages", has_text="Plätze 1–50 von 52").wait_for()
+    assert page.evaluate("document.activeElement.id") == "lb-next"
     errors.check()

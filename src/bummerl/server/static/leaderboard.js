@@ -72,6 +72,11 @@ export class LeaderboardPage {
     this.render();
   }
 
+  /** The route left this page: an answer that comes later must not draw over the next page. */
+  destroy() {
+    this.gone = true;
+  }
+
   async load() {
     this.error = null;
     this.unknown = false;
@@ -167,6 +172,7 @@ export class LeaderboardPage {
   }
 
   render() {
+    if (this.gone) return;
     const page = h("section", { class: "leaderboard", id: "leaderboard" }, h("h1", {}, t("lb_heading")));
     page.append(this.chooser());
     if (this.unknown) page.append(h("p", { class: "notice error", role: "alert" }, t("lb_unknown_variant")));
@@ -175,6 +181,12 @@ export class LeaderboardPage {
     else if (!this.board) page.append(h("p", {}, t("connecting")));
     else page.append(this.mine(), this.table(), this.pager() || "");
     page.append(h("p", { class: "muted small lb-note" }, t("lb_note")));
+    // A page turned by the keyboard keeps its focus on the button that turned it, or on the other one where the
+    // first page or the last is reached.
+    const focused = document.activeElement && document.activeElement.id;
     this.el.replaceChildren(page);
+    const other = { "lb-next": "lb-prev", "lb-prev": "lb-next" }[focused];
+    const again = [focused, other].map((id) => id && document.getElementById(id)).find((b) => b && !b.disabled);
+    if (again) again.focus();
   }
 }
