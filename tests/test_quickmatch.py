@@ -282,3 +282,27 @@ def test_a_seated_or_gone_ticket_no_longer_counts_for_its_address() -> None:
     clock.now += 16  # the brother's tab was closed
     mm.enter("schnorps", "standard", "Anna's sister", "p4", "home", None)
     assert brother.id not in mm.tickets and group.tickets[1].id in mm.tickets  # a seat being made stays
+
+
+def test_a_no_show_waits_before_asking_again_and_so_does_an_address_of_many() -> None:
+    """A flood that never sits down seats honest people at tables nobody else comes to: a player who did not come
+    to their table may not ask again for ``bar_seconds``, nor an address after ``no_shows_per_client`` no-shows."""
+    mm, clock = maker(bar_seconds=300, no_shows_per_client=2)
+    mm.no_show("p1", "home")
+    with pytest.raises(QuickMatchError) as exc:
+        mm.enter("schnapsen", "standard", "Anna", "p1", "cafe", None)
+    assert (exc.value.code, exc.value.status) == ("no_show", 429)
+    assert "300 s" in exc.value.message
+    mm.enter("schnapsen", "standard", "Bert", "p2", "home", None)  # one no-show bars the player, not the address
+    mm.no_show("p3", "home")
+    with pytest.raises(QuickMatchError) as exc:  # two from one address: everybody there waits
+        mm.enter("66", "standard", "Cleo", "p4", "home", None)
+    assert exc.value.code == "no_show"
+    clock.now += 299
+    with pytest.raises(QuickMatchError) as exc:
+        mm.enter("66", "standard", "Anna", "p1", "cafe", None)
+    assert "1 s" in exc.value.message
+    clock.now += 1
+    mm.enter("66", "standard", "Anna", "p1", "cafe", None)
+    mm.enter("schnorps", "standard", "Cleo", "p4", "home", None)
+

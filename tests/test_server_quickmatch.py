@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 
 import dataclasses
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -322,3 +323,26 @@ def test_who_came_first_does_not_choose_the_seat(client: TestClient) -> None:
         if first_seats == {0, 1}:
             break
     assert first_seats == {0, 1}  # the chance of one seat 16 times running is 2 in 65,536
+
+
+def test_a_player_who_does_not_come_to_the_table_waits_before_asking_again() -> None:
+    """Anna opens her table at once, Bert never does: after ``no_show_seconds`` Bert is a no-show and is refused
+    (``429 no_show``) for ``bar_seconds``; Anna may ask again at once."""
+    with TestClient(make_app(quickmatch=QuickMatchSettings(no_show_seconds=1.0))) as c:
+        anna, bert = player(c, "Anna"), player(c, "Bert")
+        first = ask(c, anna).json()["ticket"]
+        ask(c, bert)
+        seat = c.get(f"/api/quickmatch/{first}").json()["table"]
+        with c.websocket_connect(seat["ws_url"]) as ws:
+            ws.send_json({"type": "hello", "token": seat["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+            deadline = time.monotonic() + 10
+            while True:
+                answer = ask(c, bert, "sechsundsechzig")
+                if answer.status_code == 429:
+                    break
+                assert answer.status_code == 201 and time.monotonic() < deadline, answer.text
+                c.delete(f"/api/quickmatch/{answer.json()['ticket']}")
+                time.sleep(0.2)
+            assert answer.json()["detail"]["code"] == "no_show" and "Retry-After" in answer.headers
+            assert ask(c, anna, "sechsundsechzig").status_code == 201

@@ -98,6 +98,12 @@ class QuickMatchSettings:
     max_bot_wait: int = 120
     #: Seconds the lobby's counts are kept before they are counted again.
     counts_seconds: float = 2.0
+    #: Seconds a seated player has to open their table; one who has not is a no-show.
+    no_show_seconds: float = 20.0
+    #: Seconds a no-show may not ask again; an address with ``no_shows_per_client`` no-shows in this time may not
+    #: either (a flood that never sits down seats honest people at tables nobody else comes to).
+    bar_seconds: float = 300.0
+    no_shows_per_client: int = 3
 
 
 @dataclasses.dataclass(frozen=True)

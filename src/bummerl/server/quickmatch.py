@@ -49,6 +49,7 @@ Nothing here sees a card; the tables do that.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import dataclasses
 import logging
@@ -251,6 +252,8 @@ class Matchmaker:
         self._due = math.inf
         #: When :meth:`expire` last walked the tickets (at most once a :data:`SWEEP_SECONDS`).
         self._swept = -math.inf
+        #: When each player, and each client key, last failed to come to a table it was seated at (no-shows).
+        self._no_shows: dict[str, list[float]] = {}
 
     # ------------------------------------------------------------------ a player's requests
     def enter(self, variant: str, preset: str, name: str, player: str, client: str, bots_after: int | None) -> Ticket:
@@ -269,6 +272,7 @@ class Matchmaker:
                     "bad_wait", f"bots_after is 0 to {self.settings.max_bot_wait} seconds, or null (never)", status=422
                 )
         self.expire()
+        self._check_bar(player, client)
         if player in self._open:
             raise QuickMatchError(
                 "already_waiting",
@@ -325,6 +329,43 @@ class Matchmaker:
         self._drop(ticket)
         return ticket
 
+    # ------------------------------------------------------------------ no-shows
+    def no_show(self, player: str, client: str) -> None:
+        """``player`` (at ``client``) was seated and did not come to the table: for ``bar_seconds`` they may not
+        ask again, and their address not after ``no_shows_per_client`` such no-shows."""
+        now = self.clock()
+        for key in (f"player:{player}", f"client:{client}"):
+            self._no_shows.setdefault(key, []).append(now)
+
+    def _recent(self, key: str, now: float) -> list[float]:
+        """The no-shows of ``key`` within ``bar_seconds`` (older ones forgotten)."""
+        found = [t for t in self._no_shows.get(key, ()) if t > now - self.settings.bar_seconds]
+        if found:
+            self._no_shows[key] = found
+        else:
+            self._no_shows.pop(key, None)
+        return found
+
+    def _check_bar(self, player: str, client: str) -> None:
+        """``429 no_show`` for a player who did not come to their last table, or an address that did so too often."""
+        now = self.clock()
+        mine = self._recent(f"player:{player}", now)
+        address = self._recent(f"client:{client}", now)
+        n = self.settings.no_shows_per_client
+        until = max(
+            mine[-1] + self.settings.bar_seconds if mine else -math.inf,
+            address[-n] + self.settings.bar_seconds if len(address) >= n else -math.inf,
+        )
+        if until <= now:
+            return
+        wait = max(1, math.ceil(until - now))
+        raise QuickMatchError(
+            "no_show",
+            "you (or people of your address) did not come to a quick-match table you were seated at; "
+            f"you may ask again in {wait} s",
+            status=429,
+        )
+
     # ------------------------------------------------------------------ the server's side
     def _stale(self, ticket: Ticket, now: float) -> bool:
         """Whether ``ticket`` was not seen for ``ticket_seconds`` (one being seated stays until its table is made)."""
@@ -356,6 +397,8 @@ class Matchmaker:
         gone = [t for t in self.tickets.values() if self._stale(t, now)]
         for t in gone:
             self._drop(t)
+        for key in [k for k, times in self._no_shows.items() if times[-1] <= now - self.settings.bar_seconds]:
+            del self._no_shows[key]  # the bar is over: forgotten
         return gone
 
     def groups(self) -> list[Group]:
@@ -561,6 +604,28 @@ class QuickMatchService:
             return {"waiting": mm.waiting(), "queues": mm.queues()}
         raise QuickMatchError("unknown_call", f"no quick-match call {op[:20]!r}", status=400)
 
+    def check_shown(self, table_id: str, places: Sequence[tuple[Ticket, int]], deadline: float) -> None:
+        """Look every :data:`SHOWN_EVERY` seconds until ``deadline`` (the loop's time) which of ``places`` has had a
+        connection at table ``table_id``; count a no-show for each that had none (:meth:`Matchmaker.no_show`).
+        Once connected is enough (a dropped connection later is the clock's business).  A table no longer here
+        (let go, taken by another process) counts nobody."""
+        room = self.manager.tables.get(table_id)
+        if room is None:
+            return
+        here = {p["seat"] for p in room.players() if p["connected"]}
+        waiting = [(ticket, seat) for ticket, seat in places if seat not in here]
+        if not waiting:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() < deadline:
+            loop.call_later(
+                min(SHOWN_EVERY, max(0.0, deadline - loop.time())), self.check_shown, table_id, waiting, deadline
+            )
+            return
+        for ticket, seat in waiting:
+            log.info("quick match: seat %d of %s was not taken up in time (a no-show)", seat, table_id)
+            self.matchmaker.no_show(ticket.player, ticket.client)
+
     # ------------------------------------------------------------------ seating
     async def seat_ready(self) -> None:
         """Make the table of every group that is complete now (or waited long enough for bots)."""
@@ -604,6 +669,9 @@ class QuickMatchService:
             # keep them from asking again and outlive every expiry.
             self.matchmaker.unseat([t for t in group.tickets if t not in done])
             raise
+        # Whoever has not opened their table within no_show_seconds is a no-show (the others wait for them at it).
+        loop = asyncio.get_running_loop()
+        self.check_shown(room.id, [(t, seat) for t, seat, _ in places], loop.time() + self.settings.no_show_seconds)
         for ticket, seat, _ in places:
             try:
                 await self.manager.db.run(self.players.claim_seat, ticket.player, room.id, seat)
@@ -616,3 +684,5 @@ RELAY = "quickmatch"
 PLAYING = "quickmatch_playing"
 #: Seconds no table is made after one could not be.
 PAUSE_SECONDS = 3.0
+#: Seconds between two looks whether the people seated at a new table have come (:meth:`QuickMatchService.check_shown`).
+SHOWN_EVERY = 2.0
