@@ -4,8 +4,8 @@ and ``GET /``, the page, never answered from a cache.
 The service worker (``static/sw.js``) caches the files the page is made of, so that the app starts from the cache
 and, opened without a connection, says so (``offline.html``) instead of failing. Which files those are, and which
 version of them, only the server knows: it lists the shell files of the static folder (:func:`shell_files`) and
-hashes their names and bytes (:func:`shell_version`), and sends ``sw.js`` with both in its first line. A deploy that
-changes any shell file changes the hash, so ``sw.js`` changes byte for byte: the browser installs the new worker,
+hashes their names and bytes (:func:`shell_version`), and sends ``sw.js`` with both in its first two lines. A deploy
+that changes any shell file changes the hash, so ``sw.js`` changes byte for byte: the browser installs the new worker,
 which fills a cache of the new name and deletes the old one. A package version would not do: it changes at a
 release, not at every change of a file (a fix deployed from a branch, a development server), and a cache named by
 it would keep serving the old files. Hashing the few hundred KiB of the shell takes a millisecond or two, so it is
@@ -13,12 +13,13 @@ done for each request of ``/sw.js`` (the browser asks at most once a navigation)
 server runs is seen at once.
 
 The page itself (``index.html`` at ``/``) is sent with ``Cache-Control: no-cache``: the browser asks the server
-each time, so that a page opened without a connection reaches the worker's
-offline page instead of an old copy from the browser's HTTP cache, and a deploy's page is seen at once.
+each time, so that a page opened without a connection reaches the worker's offline page instead of an old copy from
+the browser's HTTP cache, and a deploy's page is seen at once.
 
-The shell is what the pages load: the HTML, the scripts, the style sheets, the translations (``i18n/*.json``), the
-icons and the manifest. Never an API answer, never a WebSocket (the worker leaves every other request alone,
-docs/security.md), and no card: cards are drawn by ``cards.js`` from the state the table sends.
+The shell is what the pages load: the offline page, the scripts, the style sheets, the translations
+(``i18n/*.json``), the icons and the manifest. This module must never list anything else: never an API answer,
+never a WebSocket (the worker leaves every other request alone, docs/security.md), and no card: cards are drawn by
+``cards.js`` from the state the table sends.
 
 >>> from fastapi.testclient import TestClient
 >>> from bummerl.server.app import create_app
