@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol, overload, runtime_checkable
 
@@ -60,6 +61,7 @@ from bummerl.variants import Variant, find_variant
 
 __all__ = [
     "EVERY_GAME",
+    "NETWORK_PREFIX",
     "TABLE_GAMES",
     "TWO_PLAYER",
     "Bot",
@@ -218,6 +220,8 @@ def bot_info(name: str, variant: Variant | None = None) -> BotInfo:
     Raises :class:`UnknownBotError` naming the bots there are (that play ``variant``).
     """
     _load_builtin()
+    if name.strip().startswith(NETWORK_PREFIX):
+        return _network(name.strip())
     key = name.strip().lower()
     info = _REGISTRY.get(key) or _UNLISTED.get(key)
     if info is None:
@@ -350,6 +354,27 @@ def _openspiel(kind: str) -> Callable[[int, Variant], Bot]:
         return make_openspiel_bot(kind, seed, variant)
 
     return factory
+
+
+#: ``npz:PATH``: a policy network trained by :mod:`bummerl.rl.train`, read from PATH (needs NumPy, the RL extras).
+NETWORK_PREFIX = "npz:"
+
+
+def _network(spec: str) -> BotInfo:
+    path = spec[len(NETWORK_PREFIX) :]
+    if not path:
+        raise UnknownBotError(f"{NETWORK_PREFIX}PATH names a network's .npz file; no path in {spec!r}")
+    if not os.path.isfile(os.path.expanduser(path)):
+        raise UnknownBotError(f"no network file at {path!r} ({NETWORK_PREFIX}PATH names a .npz of bummerl.rl.train)")
+
+    def factory(seed: int, variant: Variant) -> Bot:
+        # Loaded when such a bot is made (the rl layer above the bots, pyproject.toml's ignored imports).
+        from bummerl.rl.network import NetworkBot
+
+        return NetworkBot.load(path, variant)
+
+    description = f"the policy network saved at {path} (bummerl.rl.train)"
+    return BotInfo(spec, factory, description, players=EVERY_GAME, titles={"en": spec})
 
 
 #: Bots of an optional extra: found by name (make_bot, the arena, ``bummerl bot``) but not listed by
