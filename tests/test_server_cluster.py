@@ -377,6 +377,36 @@ def test_two_processes_play_one_table_and_the_second_goes_on_when_the_first_dies
     ]
 
 
+def test_a_heartbeat_while_a_table_is_made_keeps_it(
+    postgres_url: str, serve: Callable[..., ThreadServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heartbeat let a table go that its process had taken but not yet made live (its first deal was being
+    stored): the next write was refused and the player got ``storage`` for its move.  bench/web_load.py
+    --processes 2 met it under load; here a beat runs in exactly that moment, and the player's moves are stored."""
+    server = serve(database_url=postgres_url, lease_seconds=LEASE, idle_timeout=60.0, hello_timeout=10.0)
+    manager = app_parts(server.uvicorn.app).manager
+    cluster = manager.cluster
+    assert cluster is not None
+    real_open = manager._open
+
+    async def open_after_a_beat(room: Any, creator: str | None) -> None:
+        await cluster._beat()
+        await real_open(room, creator)
+
+    monkeypatch.setattr(manager, "_open", open_after_a_beat)
+    table = Endpoint(server.port).call("POST", "/api/tables", {"opponent": "random", "name": "Anna", "seed": 5})
+    assert table["table_id"] in manager.tables and table["table_id"] not in manager.loading
+    with Endpoint(server.port).ws(table["ws_url"]) as ws:
+        anna = Player(ws, table["token"], 0)
+        anna.hello()
+        for _ in range(3):
+            while not anna.next_state()["your_turn"]:
+                pass
+            anna.send({"type": "action", "action": anna.state["legal"][0]})
+    assert not [m for m in anna.messages if m["type"] == "error"]
+    assert table["table_id"] in manager.tables
+
+
 def test_a_process_whose_table_was_taken_can_store_nothing_for_it(postgres_url: str) -> None:
     """The lease is a fencing token: once B took the table of an A that stopped beating, A's writes are
     refused (even if A never noticed), and A's late release leaves B's lease alone."""

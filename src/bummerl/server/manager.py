@@ -157,6 +157,8 @@ class TableManager:
         )
         self.tables: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        #: The tables being made now (taken in cluster mode, not yet live): the heartbeat must not let them go.
+        self._creating: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         #: This process's part in a cluster of processes on one PostgreSQL, or ``None`` (one process).
         self.cluster = Cluster(self, config) if enabled(config, repo.url) else None
@@ -168,8 +170,8 @@ class TableManager:
 
     @property
     def loading(self) -> set[str]:
-        """The ids of the tables being loaded now."""
-        return set(self._loading)
+        """The ids of the tables being loaded or made now."""
+        return set(self._loading) | self._creating
 
     # --------------------------------------------------------------- create
     async def create_table(
@@ -233,9 +235,15 @@ class TableManager:
             rated=rated,
         )
         room = Room(data, family, self.services)
-        if self.cluster is not None:
-            self._hold(room, await self.cluster.take(room.id))
-        await self._open(room, creator)
+        # Until it is live, the table counts as being loaded: a heartbeat that saw it taken but not live let it go
+        # as a stray, and its first move was refused (bench/web_load.py --processes 2 found it under load).
+        self._creating.add(room.id)
+        try:
+            if self.cluster is not None:
+                self._hold(room, await self.cluster.take(room.id))
+            await self._open(room, creator)
+        finally:
+            self._creating.discard(room.id)
         return room, token, codes
 
     def _make_room_for(self, creator: str | None) -> None:
