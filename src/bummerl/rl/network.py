@@ -169,24 +169,31 @@ class Batch:
 
 
 def policy_loss(
-    net: Network, batch: Batch, *, entropy: float = 0.01, value_weight: float = 0.5
+    net: Network,
+    batch: Batch,
+    *,
+    entropy: float = 0.01,
+    value_weight: float = 0.5,
+    advantage: Array | None = None,
 ) -> tuple[float, dict[str, Array], dict[str, float]]:
     """The actor-critic loss of ``batch`` and its exact gradients, with the terms it is made of.
 
     ``loss = mean(-A log pi(a|s) + value_weight (V(s) - G)^2 / 2 - entropy H(pi(.|s)))`` where ``G`` is the
     return and the advantage ``A = G - V(s)`` is a constant (the value is the baseline, not pushed by the policy
-    term).  Gradients of the masked softmax: ``d(-log pi(a))/dz = pi - onehot(a)`` and ``dH/dz = -pi (log pi +
+    term; ``advantage`` given fixes it, as a check of the gradients by finite differences needs).  Gradients
+    of the masked softmax: ``d(-log pi(a))/dz = pi - onehot(a)`` and ``dH/dz = -pi (log pi +
     H)``, both 0 on illegal actions.
     """
     logits, value, cache = net.forward(batch.obs)
     probs, log_probs = masked_softmax(logits, batch.mask)
     n = len(batch.actions)
     rows = np.arange(n)
-    advantage = batch.returns - value
+    if advantage is None:
+        advantage = batch.returns - value
     chosen = log_probs[rows, batch.actions]
     h = -(probs * log_probs).sum(axis=1)
     loss_pg = float(-(advantage * chosen).mean())
-    loss_v = float(0.5 * (advantage**2).mean())
+    loss_v = float(0.5 * ((value - batch.returns) ** 2).mean())
     loss = loss_pg + value_weight * loss_v - entropy * float(h.mean())
     onehot = np.zeros_like(probs)
     onehot[rows, batch.actions] = 1.0

@@ -95,17 +95,21 @@ class _Decisions:
         self.returns = np.full((1024, players), np.nan, np.float32)
         self.ready = 0
 
-    def finish(self, episodes: Array, rewards: Array) -> None:
+    def _cover(self, episodes: Array) -> None:
         while episodes.max(initial=0) >= len(self.returns):
             grown = np.full((2 * len(self.returns), self.returns.shape[1]), np.nan, np.float32)
             grown[: len(self.returns)] = self.returns
             self.returns = grown
+
+    def finish(self, episodes: Array, rewards: Array) -> None:
+        self._cover(episodes)
         self.returns[episodes] = rewards
 
     def take(self) -> Batch:
         """The decisions of finished games, removed; the others kept."""
         obs, mask = np.concatenate(self.obs), np.concatenate(self.mask)
         actions, seat, episode = np.concatenate(self.actions), np.concatenate(self.seat), np.concatenate(self.episode)
+        self._cover(episode)
         g = self.returns[episode, seat]
         done = ~np.isnan(g)
         keep = ~done
