@@ -3,7 +3,7 @@
 Usage::
 
     python bench/rl_exact.py                       # mini8: the whole game, random and heuristic, CFR
-    python bench/rl_exact.py --root KhThAh --bots random,heuristic,easy,medium,hard,expert
+    python bench/rl_exact.py --root KhThAh --bots random,heuristic,easy,medium,hard,expert --cfr 1,4,16,64,256
     python bench/rl_exact.py --sizes-only          # the sizes of mini8, mini10, mini12, estimated
 
 It walks OpenSpiel's game ``python_bummerl`` once (:func:`bummerl.rl.exact.tabulate`), loads the walk as
@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--variant", default="mini8", help="the research variant of the exact part (default mini8)")
     parser.add_argument("--root", default="", help="the first cards of the deal, e.g. KhThAh (default: none)")
     parser.add_argument("--bots", default="random,heuristic", help="bots whose exploitability to measure")
-    parser.add_argument("--cfr", default="1,4,16,64,256", help="CFR iterations at which to measure")
+    parser.add_argument("--cfr", default="1,4,16", help="CFR iterations at which to measure (default 1,4,16)")
     parser.add_argument("--probes", type=int, default=3000, help="random paths per variant for the size estimates")
     parser.add_argument("--sizes-only", action="store_true", help="only the sizes (mini8's estimated too)")
     parser.add_argument("--seed", type=int, default=1)
