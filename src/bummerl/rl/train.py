@@ -1,6 +1,6 @@
 """The learning baseline of issue 25: a small network trained by self-play on the batched environment, on NumPy.
 
-``python -m bummerl.rl.train --steps 2000000 --checkpoints 4 --seed 1`` trains a :class:`~bummerl.rl.network.Network`
+``python -m bummerl.rl.train --steps 3000000 --checkpoints 3 --seed 1`` trains a :class:`~bummerl.rl.network.Network`
 (two ``tanh`` layers, a policy head over the action numbers and a value head) by self-play of every seat on
 :class:`~bummerl.rl.vector.BummerlVectorEnv` (the compiled core when it is built), writes a checkpoint ``.npz`` at
 step 0 and after every ``steps / checkpoints`` decisions (default folder ``~/.cache/bummerl/rl_train``, outside
@@ -55,15 +55,15 @@ class TrainConfig:
     """What to train: ``steps`` decisions of self-play on ``envs`` games at a time, one update per ``batch``."""
 
     variant: str = "schnapsen"
-    steps: int = 2_000_000
+    steps: int = 3_000_000
     envs: int = 256
     batch: int = 4096
-    hidden: int = 128
-    lr: float = 1e-3
+    hidden: int = 64
+    lr: float = 2e-3
     entropy: float = 0.01
     value_weight: float = 0.5
     seed: int = 1
-    checkpoints: int = 4
+    checkpoints: int = 3
 
     def __post_init__(self) -> None:
         for name in ("steps", "envs", "batch", "hidden", "checkpoints"):
