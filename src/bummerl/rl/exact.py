@@ -2,10 +2,10 @@
 
 OpenSpiel's CFR, best response and exploitability walk every history of a game many times.  The game
 ``python_bummerl`` (:mod:`bummerl.rl.openspiel`) is a Python game: about 70 microseconds a node, so even
-``mini8`` (:mod:`bummerl.variants.research`, about a million histories) takes a minute a walk.  This module
+``mini8`` (:mod:`bummerl.variants.research`, 1.1 million histories) takes a minute and more a walk.  This module
 walks it **once** and writes what it found as an extensive-form game in Gambit's EFG format, which OpenSpiel's
-C++ loads (``pyspiel.load_efg_game``) and its C++ algorithms (``pyspiel.CFRSolver``, ``pyspiel.exploitability``,
-``pyspiel.TabularBestResponse``) then take at C++ speed.  The EFG game is the same game: the same chance
+C++ loads (``pyspiel.load_efg_game``) and its C++ algorithms (``pyspiel.CFRSolver``, ``pyspiel.exploitability``)
+then take at C++ speed.  The EFG game is the same game: the same chance
 probabilities, the same information states (one EFG information set per ``information_state_string`` of the
 Python game), the same legal actions and returns.
 
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -48,7 +48,7 @@ from bummerl.rl.openspiel import BummerlGame, BummerlState
 from bummerl.rl.openspiel_policies import bot_policy
 from bummerl.variants import Variant
 
-__all__ = ["Tree", "count_tree", "fixed_deal_root", "packet_outcomes", "tabulate"]
+__all__ = ["Tree", "fixed_deal_root", "packet_outcomes", "tabulate"]
 
 
 def _packet(variant: Variant, placed: int) -> tuple[int, int]:
@@ -228,21 +228,3 @@ def tabulate(root: BummerlState, bots: Iterable[str] = ()) -> Tree:
         policies=policies,
         names=tuple({v: k for k, v in n.items()} for n in names),
     )
-
-
-def count_tree(root: BummerlState) -> int:
-    """The histories below ``root`` (the node itself included), the deal in sets as :func:`tabulate` walks it."""
-    return sum(1 for _ in _nodes(root))
-
-
-def _nodes(state: BummerlState) -> Iterator[BummerlState]:
-    stack = [state]
-    while stack:
-        node = stack.pop()
-        yield node
-        if node.is_terminal():
-            continue
-        if node.is_chance_node():
-            stack.extend(node.child(a) for a, p in packet_outcomes(node) if p)
-        else:
-            stack.extend(node.child(a) for a in node.legal_actions())
