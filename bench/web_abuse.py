@@ -669,6 +669,28 @@ async def _until(stop: multiprocessing.synchronize.Event) -> None:
         await asyncio.sleep(0.1)
 
 
+async def flood_window(
+    one: Callable[[int], Coroutine[Any, Any, None]],
+    count: int,
+    started: asyncio.Event,
+    stats: Counter[str],
+    ready: multiprocessing.synchronize.Event,
+    stop: multiprocessing.synchronize.Event,
+) -> tuple[Counter[str], float]:
+    """Start ``one(i)`` for ``i < count`` (:func:`start_all`, until ``started``), tell the bench the load is ready
+    and run until ``stop``: what ``stats`` counted meanwhile, and how many seconds that was."""
+    tasks = await start_all(one, count, started)
+    began = time.monotonic()
+    before = Counter(stats)
+    ready.set()
+    await _until(stop)
+    seconds = time.monotonic() - began
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats - before, seconds
+
+
 async def _drain(ws: ClientConnection, counts: list[int], answered: asyncio.Event, stats: Counter[str]) -> None:
     """Read a flooding socket's answers: ``counts[1]`` counts them, ``answered`` wakes the sender."""
     async for _ in ws:
@@ -923,16 +945,7 @@ async def hint_flood(
                 stats[f"disconnected: {type(exc).__name__}"] += 1
                 await asyncio.sleep(0.2)
 
-    tasks = await start_all(one, tables, opened)
-    started = time.monotonic()
-    before = Counter(stats)
-    ready.set()
-    await _until(stop)
-    seconds = time.monotonic() - started
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    during = stats - before
+    during, seconds = await flood_window(one, tables, opened, stats, ready, stop)
     return {
         "tables": tables,
         "seconds": round(seconds, 1),
@@ -1027,16 +1040,7 @@ async def quickmatch_flood(
                 all_started.set()
             await asyncio.gather(*(keep(client, key) for key in keys))
 
-    tasks = await start_all(one, addresses, all_started)
-    began = time.monotonic()
-    before = Counter(stats)
-    ready.set()
-    await _until(stop)
-    seconds = time.monotonic() - began
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    during = stats - before
+    during, seconds = await flood_window(one, addresses, all_started, stats, ready, stop)
     return {
         "addresses": addresses,
         "players": addresses * QM_PLAYERS,

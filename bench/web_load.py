@@ -514,15 +514,17 @@ def describe(r: dict[str, Any]) -> str:
 def doc_table(rows: list[tuple[str, dict[str, Any]]]) -> str:
     """The table of docs/web.md ("Measured")."""
     lines = [
-        "| run | processes | tables | actions/s | latency median | p95 | max | errors | server cores | client cores |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| run | processes | tables | actions/s | latency median | p95 | max | errors | server cores | client cores"
+        " | actions per server CPU s | load average |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, r in rows:
         errors = sum(r["errors"].values())
         lines.append(
             f"| {label} | {r['processes']} ({r['database']}) | {r['seated']} | {r['actions_per_second']:,.0f} |"
             f" {r['latency_ms_median']:.0f} ms | {r['latency_ms_p95']:.0f} ms | {r['latency_ms_max']:.0f} ms |"
-            f" {errors} | {r['server_cores']} | {r['client_cores']} |"
+            f" {errors} | {r['server_cores']} | {r['client_cores']} | {r['actions_per_server_cpu_second'] or 0:,.0f} |"
+            f" {r['load_before']:.1f} - {r['load_after']:.1f} |"
         )
     return "\n".join(lines)
 
