@@ -194,6 +194,13 @@ class GameSeries(Generic[V, G]):
         return list(self._games)
 
     @property
+    def last_game(self) -> G:
+        """The game dealt last: the current one, or the last one until the next deal (:attr:`games` copies)."""
+        if not self._games:
+            raise BummerlError(f"no game of this {self.noun} has been dealt yet")
+        return self._games[-1]
+
+    @property
     def game_seeds(self) -> list[int | None]:
         """The deal seed of every game dealt (``None`` where the pack order was given)."""
         return list(self._seeds)

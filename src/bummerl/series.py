@@ -170,6 +170,12 @@ class Series(Protocol):
         ...
 
     @property
+    def last_game(self) -> Game:
+        """The game dealt last: the current one, or the last one until the next deal (without copying :attr:`games`:
+        a live table asks for it several times per move)."""
+        ...
+
+    @property
     def game_seeds(self) -> Sequence[int | None]:
         """The deal seed of every game dealt (``None`` where the pack order was given)."""
         ...

@@ -436,7 +436,7 @@ class Room:
     @property
     def game(self) -> Game:
         """The game on the table: the running one, or the last one until the next deal."""
-        return self.match.games[-1]
+        return self.match.last_game
 
     @property
     def dealt(self) -> bool:
