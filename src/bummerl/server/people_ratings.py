@@ -474,8 +474,12 @@ _DECIDE = insert(_RatedGameRow)
 _DECISION = (
     update(_RatedGameRow).where(_RatedGameRow.game_id == bindparam("b_game")).values(decision=bindparam("b_decision"))
 )
-_KINDS = select(_SeatRow.seat, _SeatRow.kind).where(_SeatRow.table_id == bindparam("table"))
-_HELD = select(_PlayerSeatRow.seat, _PlayerSeatRow.player_id).where(_PlayerSeatRow.table_id == bindparam("table"))
+#: Each seat of the table: its kind, and the player who holds it (``None``: nobody's player).
+_SEATS = (
+    select(_SeatRow.seat, _SeatRow.kind, _PlayerSeatRow.player_id)
+    .outerjoin(_PlayerSeatRow, (_PlayerSeatRow.table_id == _SeatRow.table_id) & (_PlayerSeatRow.seat == _SeatRow.seat))
+    .where(_SeatRow.table_id == bindparam("table"))
+)
 _MINE, _THEIRS = aliased(_RatingChangeRow), aliased(_RatingChangeRow)
 _TOGETHER = (
     select(func.count())
@@ -517,7 +521,8 @@ def _placed(
     conn: Connection, table_id: str, variant_name: str, result_text: str | None
 ) -> tuple[str, tuple[Standing, dict[int, str]] | None]:
     """Why the game is not rated, or ``"rated"`` with its standing and the player at each placed seat."""
-    kinds: dict[int, str] = {seat: kind for seat, kind in conn.execute(_KINDS, {"table": table_id})}
+    seats = conn.execute(_SEATS, {"table": table_id}).all()
+    kinds: dict[int, str] = {seat: kind for seat, kind, _ in seats}
     if any(kind == "bot" for kind in kinds.values()):
         return "bot_seat", None
     try:
@@ -530,7 +535,7 @@ def _placed(
     standing = decide(variant, result, sorted(kinds))
     if isinstance(standing, str):
         return standing, None
-    held: dict[int, str] = {seat: player for seat, player in conn.execute(_HELD, {"table": table_id})}
+    held: dict[int, str] = {seat: player for seat, _, player in seats if player is not None}
     placed = [seat for team in standing.teams for seat in team]
     players = {seat: held[seat] for seat in placed if seat in held}
     if len(players) < len(placed) or len(set(players.values())) < len(placed):
