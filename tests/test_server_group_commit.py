@@ -14,7 +14,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -24,6 +28,8 @@ from bummerl.server.database import Database, StorageUnavailable
 from bummerl.server.leases import Leases
 from bummerl.server.storage import ActionConflictError, NotOwnerError, Repository, SeatData, hash_token
 from pg_server import postgres_server, postgres_url  # noqa: F401 (fixtures)
+
+T = TypeVar("T")
 
 SEATS = [SeatData(0, "human", None, "Anna", True, None), SeatData(1, "bot", "random", None, True, None)]
 
@@ -114,6 +120,50 @@ def test_a_locked_database_fails_every_waiting_move_and_the_next_ones_go_through
     assert all(isinstance(e, StorageUnavailable) for e in failed)
     assert len({id(e) for e in failed}) == len(games)  # each caller raises its own error
     assert _stored(path) == {(games[0], 0, "Ah")}
+    repo.dispose()
+
+
+def test_the_other_writes_of_the_games_take_turns_with_the_batches(tmp_path: Path) -> None:
+    # A result written beside a batch of moves made one of the two sleep in SQLite's busy handler: one at a time.
+    path = tmp_path / "b.db"
+    repo = Repository(f"sqlite:///{path}")
+    repo.create_schema()
+    games = _games(repo, 8)
+    db = Database(repo, threads=4)
+    inside, most = [0], [0]
+    guard = threading.Lock()
+
+    def counted(call: Callable[..., T]) -> Callable[..., T]:
+        def wrapper(*args: Any) -> T:
+            with guard:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            try:
+                time.sleep(0.01)
+                return call(*args)
+            finally:
+                with guard:
+                    inside[0] -= 1
+
+        return wrapper
+
+    repo.append_actions = counted(repo.append_actions)  # type: ignore[method-assign]
+    finish = counted(repo.finish_game)
+
+    async def play() -> None:
+        first = [db.append_action(g, 0, "Ah") for g in games]
+        results = [db.write(finish, g, {"winner": 0}, "record") for g in games[:4]]
+        second = [db.append_action(g, 1, "Th") for g in games]
+        await asyncio.gather(*first, *results, *second)
+
+    try:
+        asyncio.run(play())
+    finally:
+        db.close()
+    assert most == [1]
+    assert len(_stored(path)) == 16
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM bummerl_games WHERE finished").fetchone() == (4,)
     repo.dispose()
 
 

@@ -29,6 +29,8 @@ one per thread, SQLite let one writer hold its lock while it waited for the inte
 ``INSERT`` and its ``COMMIT``, and sent the others to sleep in its busy handler (it backs off up to 100 ms a
 try): at 1,000 human-paced tables a move took 0.9 s at the median and 5 s at p95, and two hit the 2 s busy
 timeout (bench/web_load.py, docs/web.md "Measured").  On PostgreSQL a batch is one WAL flush for many moves.
+The other writes of the games (a deal, a result and its ratings) take their turn between the batches
+(:meth:`Database.write`) for the same reason: with a result written beside a batch, one of the two slept.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import asyncio
 import concurrent.futures
 import functools
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
@@ -69,6 +71,8 @@ class Database:
         self._executor = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="bummerl-db")
         #: Moves waiting for the next batch, each with the future its caller awaits.
         self._moves: list[tuple[tuple[int, int, str, Lease | None], asyncio.Future[None]]] = []
+        #: Other writes waiting for their turn (:meth:`write`), each with the future its caller awaits.
+        self._writes: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
         #: Batches written so far (tests count them).
         self.batches = 0
@@ -95,12 +99,44 @@ class Database:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._moves.append(((game_id, ply, token, lease), done))
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write_moves())
+        self._wake(loop)
         await done
 
+    async def write(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args, **kwargs)``, a write of a game (a deal, a result), in turn with the moves' batches: one
+        write of the server's games at a time, so that SQLite never sends one of them to sleep for another (the
+        module's group commit).  Raises as :meth:`run` does."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        self._writes.append((functools.partial(call, *args, **kwargs), done))
+        self._wake(loop)
+        return await done
+
+    def _wake(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_all())
+
+    async def _write_all(self) -> None:
+        while self._moves or self._writes:
+            await self._write_moves()
+            if self._writes:
+                call, done = self._writes.pop(0)
+                try:
+                    result = await self.run(call)
+                except Exception as exc:  # the caller's to handle, as from run()
+                    if not done.done():
+                        done.set_exception(exc)
+                except BaseException:  # cancelled (the server stops): so are the writes that wait
+                    for _, waiting in [(call, done), *self._writes]:
+                        waiting.cancel()
+                    self._writes.clear()
+                    raise
+                else:
+                    if not done.done():
+                        done.set_result(result)
+
     async def _write_moves(self) -> None:
-        while self._moves:
+        if self._moves:
             batch, self._moves = self._moves[:MAX_BATCH], self._moves[MAX_BATCH:]
             outcomes: list[StorageError | None]
             try:
@@ -109,10 +145,13 @@ class Database:
                 outcomes = [exc] * len(batch)
             except Exception as exc:  # the pool is shut down: nobody's move is stored, everybody hears it
                 outcomes = [StorageError(f"not stored: {type(exc).__name__}: {exc}")] * len(batch)
-            except BaseException:  # cancelled (the server stops): so are the moves that wait
+            except BaseException:  # cancelled (the server stops): so are the moves and writes that wait
                 for _, done in batch + self._moves:
                     done.cancel()
+                for _, waiting in self._writes:
+                    waiting.cancel()
                 self._moves.clear()
+                self._writes.clear()
                 raise
             self.batches += 1
             for (_, done), outcome in zip(batch, outcomes, strict=True):

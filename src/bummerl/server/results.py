@@ -103,7 +103,8 @@ class ResultStore:
         wait = self.config.storage_retry_first
         while True:
             try:
-                await self.db.run(self.repo.finish_game, finished.game_id, finished.result, finished.record)
+                # In turn with the moves' batches (bummerl.server.database, "Group commit").
+                await self.db.write(self.repo.finish_game, finished.game_id, finished.result, finished.record)
                 del self._pending[finished.game_id]
                 break
             except StorageError as exc:
@@ -117,7 +118,7 @@ class ResultStore:
         wait = self.config.storage_retry_first
         while True:
             try:
-                await self.db.run(self.ratings.rate_table_of, game_id)
+                await self.db.write(self.ratings.rate_table_of, game_id)
                 return
             except StorageError as exc:
                 log.error("game %s was not rated (retry in %.1f s): %s", game_id, wait, exc)

@@ -895,10 +895,11 @@ class Room:
         seed = None if deal.seed is None else str(deal.seed)
         args = (self.id, deal.match_no, deal.game_no, deal.dealer, deal.deck, seed)
         try:
+            # In turn with the moves' batches (database.py, "Group commit").
             if self.lease is None:
-                game_id = await self.services.db.run(repo.start_game, *args)
+                game_id = await self.services.db.write(repo.start_game, *args)
             else:  # cluster mode: only while this process still holds the table
-                game_id = await self.services.db.run(repo.start_game, *args, self.lease)
+                game_id = await self.services.db.write(repo.start_game, *args, self.lease)
         except NotOwnerError:
             self.services.lost(self.id)
             raise
