@@ -1177,38 +1177,42 @@ async def part_expert(seconds: float, tables: int, results: dict[str, Any]) -> d
         return {"seats": [s.report() for s in seats], "expert": report}
 
 
-async def part_hints(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
-    """The hint flood: one client's 9 tables against another client's hint and a ``hard`` table."""
-    async with running("hints", results) as server:
+async def part_under_flood(
+    label: str,
+    seconds: float,
+    results: dict[str, Any],
+    flood_target: Callable[..., Coroutine[Any, Any, dict[str, Any]]],
+    flood_size: int,
+    other: Callable[[Server, float], Awaitable[dict[str, Any]]],
+    other_key: str,
+) -> dict[str, Any]:
+    """A flood in a process of its own (``flood_target`` of ``flood_size``) while the normal tables play and another
+    client does ``other``: the seats' reports, ``other``'s under ``other_key``, and the flood's."""
+    async with running(label, results) as server:
         seats = seats_for(server)
         for seat in seats:
             await seat.create()
-        load = LoadProcess(hint_flood, server.port, HINT_FLOOD_TABLES)
+        load = LoadProcess(flood_target, server.port, flood_size)
         try:
             await load.start(timeout=90)
             stop = time.monotonic() + seconds
-            asker, *_ = await asyncio.gather(ask_hints(server, stop), *(seat.play(stop) for seat in seats))
+            theirs, *_ = await asyncio.gather(other(server, stop), *(seat.play(stop) for seat in seats))
             report = await load.finish()
         finally:
             load.kill()
-        return {"seats": [s.report() for s in seats], "asker": asker, "flood": report}
+        return {"seats": [s.report() for s in seats], other_key: theirs, "flood": report}
+
+
+async def part_hints(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
+    """The hint flood: one client's 9 tables against another client's hint and a ``hard`` table."""
+    return await part_under_flood("hints", seconds, results, hint_flood, HINT_FLOOD_TABLES, ask_hints, "asker")
 
 
 async def part_quickmatch(seconds: float, results: dict[str, Any]) -> dict[str, Any]:
     """The quick-match flood: 16 addresses' tickets against two honest clients' quick match and a ``hard`` table."""
-    async with running("quickmatch", results) as server:
-        seats = seats_for(server)
-        for seat in seats:
-            await seat.create()
-        load = LoadProcess(quickmatch_flood, server.port, len(QM_FLOODERS))
-        try:
-            await load.start(timeout=90)
-            stop = time.monotonic() + seconds
-            honest, *_ = await asyncio.gather(honest_pairs(server, stop), *(seat.play(stop) for seat in seats))
-            report = await load.finish()
-        finally:
-            load.kill()
-        return {"seats": [s.report() for s in seats], "honest": honest, "flood": report}
+    return await part_under_flood(
+        "quickmatch", seconds, results, quickmatch_flood, len(QM_FLOODERS), honest_pairs, "honest"
+    )
 
 
 def hold_exclusive(db: Path, seconds: float, times: dict[str, float]) -> None:
@@ -1593,13 +1597,7 @@ def _render_latency(r: dict[str, Any]) -> list[str]:
             f" {asker['answered_in_time']} of {asker['asked']} answered within {asker['answered_within_s']:g} s"
             f" ({counts(asker['answers'])}; latency {fmt_ms(asker['latency'])})"
         )
-        if "quiet" in r:
-            quiet, flooded = r["quiet"]["seats"][1]["turn"]["p95_ms"], hi["seats"][1]["turn"]["p95_ms"]
-            if quiet and flooded:
-                lines.append(
-                    f"   hint flood: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet"
-                    f" ({flooded / quiet - 1:+.0%})"
-                )
+        lines += against_quiet(r, "hints", "hint flood")
     if "quickmatch" in r:
         lines += _render_quickmatch(r)
     for label in ("quiet", "flood", "expert", "lock", "hints", "quickmatch"):
@@ -1619,14 +1617,19 @@ def _render_quickmatch(r: dict[str, Any]) -> list[str]:
         f" two honest clients asking together: {honest['outcomes'].get('together', 0)} of {honest['pairs']} pairs"
         f" seated with each other ({counts(honest['outcomes'])}; wait until seated {fmt_ms(honest['wait'])})"
     ]
-    if "quiet" in r:
-        quiet, flooded = r["quiet"]["seats"][1]["turn"]["p95_ms"], qm["seats"][1]["turn"]["p95_ms"]
-        if quiet and flooded:
-            lines.append(
-                f"   quick-match flood: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet"
-                f" ({flooded / quiet - 1:+.0%})"
-            )
-    return lines
+    return lines + against_quiet(r, "quickmatch", "quick-match flood")
+
+
+def against_quiet(r: dict[str, Any], part: str, label: str) -> list[str]:
+    """The line that sets the ``hard`` table's p95 in ``part`` against the *quiet* part's (when both ran)."""
+    if "quiet" not in r:
+        return []
+    quiet, flooded = r["quiet"]["seats"][1]["turn"]["p95_ms"], r[part]["seats"][1]["turn"]["p95_ms"]
+    if not (quiet and flooded):
+        return []
+    return [
+        f"   {label}: the hard table's p95 {flooded:,.0f} ms against {quiet:,.0f} ms quiet ({flooded / quiet - 1:+.0%})"
+    ]
 
 
 def _render_memory(mem: dict[str, Any]) -> list[str]:

@@ -43,6 +43,16 @@ def _games(repo: Repository, tables: int) -> list[int]:
     return games
 
 
+def _database(
+    tmp_path: Path, tables: int, threads: int, busy_timeout: float = 2.0
+) -> tuple[Path, Repository, list[int], Database]:
+    """A SQLite file with a game on each of ``tables`` tables, and its :class:`Database` of ``threads`` threads."""
+    path = tmp_path / "b.db"
+    repo = Repository(f"sqlite:///{path}", busy_timeout=busy_timeout)
+    repo.create_schema()
+    return path, repo, _games(repo, tables), Database(repo, threads=threads)
+
+
 def _stored(path: Path) -> set[tuple[int, int, str]]:
     """The action rows as another connection sees them (committed ones only)."""
     with sqlite3.connect(path) as db:
@@ -50,11 +60,7 @@ def _stored(path: Path) -> set[tuple[int, int, str]]:
 
 
 def test_moves_that_arrive_together_are_one_transaction_and_stored_before_they_return(tmp_path: Path) -> None:
-    path = tmp_path / "b.db"
-    repo = Repository(f"sqlite:///{path}")
-    repo.create_schema()
-    games = _games(repo, 20)
-    db = Database(repo, threads=4)
+    path, repo, games, db = _database(tmp_path, 20, 4)
     seen: list[bool] = []
 
     async def move(game_id: int, ply: int) -> None:
@@ -76,12 +82,8 @@ def test_moves_that_arrive_together_are_one_transaction_and_stored_before_they_r
 
 
 def test_a_refused_move_fails_its_caller_alone(tmp_path: Path) -> None:
-    path = tmp_path / "b.db"
-    repo = Repository(f"sqlite:///{path}")
-    repo.create_schema()
-    games = _games(repo, 4)
+    path, repo, games, db = _database(tmp_path, 4, 2)
     repo.append_action(games[2], 0, "Ah")  # another writer stored this ply first
-    db = Database(repo, threads=2)
 
     async def play() -> list[BaseException | None]:
         return await asyncio.gather(*(db.append_action(g, 0, "Kh") for g in games), return_exceptions=True)
@@ -97,11 +99,7 @@ def test_a_refused_move_fails_its_caller_alone(tmp_path: Path) -> None:
 
 
 def test_a_locked_database_fails_every_waiting_move_and_the_next_ones_go_through(tmp_path: Path) -> None:
-    path = tmp_path / "b.db"
-    repo = Repository(f"sqlite:///{path}", busy_timeout=0.2)
-    repo.create_schema()
-    games = _games(repo, 6)
-    db = Database(repo, threads=2)
+    path, repo, games, db = _database(tmp_path, 6, 2, 0.2)
     lock = sqlite3.connect(path, isolation_level=None)
 
     async def play() -> list[BaseException | None]:
@@ -125,11 +123,7 @@ def test_a_locked_database_fails_every_waiting_move_and_the_next_ones_go_through
 
 def test_the_other_writes_of_the_games_take_turns_with_the_batches(tmp_path: Path) -> None:
     # A result written beside a batch of moves made one of the two sleep in SQLite's busy handler: one at a time.
-    path = tmp_path / "b.db"
-    repo = Repository(f"sqlite:///{path}")
-    repo.create_schema()
-    games = _games(repo, 8)
-    db = Database(repo, threads=4)
+    path, repo, games, db = _database(tmp_path, 8, 4)
     inside, most = [0], [0]
     guard = threading.Lock()
 
