@@ -29,7 +29,9 @@ def add_parser(subparsers: Any) -> None:
     parser = add_command(
         subparsers, "bot", "serve a built-in bot over the JSON-lines bot protocol (stdin/stdout)", __doc__
     )
-    parser.add_argument("name", help="a registered bot name, e.g. random, heuristic, expert or search")
+    parser.add_argument(
+        "name", help="a registered bot name, e.g. random, heuristic, expert or search; or npz:PATH (bummerl.rl.train)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot before any game_start seed (default 0)")
 
 
