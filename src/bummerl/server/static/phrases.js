@@ -129,7 +129,10 @@ export class TablePhrases {
     const tools = this.tools();
     const own = seatsDrawn.find((el) => this.page.tableSeatOf(el) === me);
     const label = own && own.querySelector(".seat-name");
-    if (label) label.after(tools);
+    // Closed, the button sits in the own seat's name line, so it adds no line above the hand (on a phone the hand
+    // and the bidding must stay on the first screen); open, the menu takes the room below the name.
+    if (label && this.open) label.after(tools);
+    else if (label) label.append(" ", tools);
     else (root.firstElementChild || root).append(tools);
   }
 
