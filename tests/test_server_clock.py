@@ -28,6 +28,7 @@ from bummerl.server.clock import MAX_MOVE_SECONDS, MIN_MOVE_SECONDS, ClockRules,
 from bummerl.server.config import ServerConfig
 from bummerl.server.rooms import Room
 from bummerl.server.routes.deps import app_parts
+from bummerl.server.storage import StorageError
 
 T = TypeVar("T")
 
@@ -480,3 +481,86 @@ def test_a_table_leaves_memory_only_once_its_clock_stops_and_a_lost_table_stops_
     time.sleep(0.2)
     assert room.ply == ply  # nothing moved for a table this process no longer holds
     assert on_loop(client, manager.evict_idle, 0.0) == [table["table_id"]]
+
+
+# ------------------------------------------------------------------ a restart
+@contextlib.contextmanager
+def restarted(tmp_path: Path) -> Iterator[tuple[TestClient, FakeTime]]:
+    """A new app on the same database (a restart), its rooms on a fake time (tables are loaded when first asked)."""
+    with TestClient(create_app(data_dir=tmp_path, config=CONFIG)) as client:
+        manager = app_parts(client.app).manager
+        fake = FakeTime()
+        manager.services = dataclasses.replace(manager.services, clock_now=fake.now, timers=fake.call_later)
+        yield client, fake
+
+
+def play_seat_1_until(
+    client: TestClient, fake: FakeTime, table_id: str, ws1: WebSocketTestSession, done: Callable[[], bool]
+) -> None:
+    """Seat 1 plays its first legal action, seat 0 never moves (its time runs out), until ``done()``."""
+    while not done():
+        status, ply, seat, taken, thinking = snapshot(client, table_id)
+        assert status == "playing", "the game ended first"
+        if thinking or (seat == 0 and taken):
+            time.sleep(0.01)
+            continue
+        if seat == 1:
+            legal = on_loop(client, lambda: room_of(client, table_id).game.legal_actions()[0].token)
+            ws1.send_json({"type": "action", "action": legal})
+        else:
+            on_loop(client, fake.advance, 5)
+        wait_for(moved_on(client, table_id, ply))
+
+
+def test_a_restart_keeps_the_strikes_the_log_lines_the_takeover_and_the_abandoned_result(tmp_path: Path) -> None:
+    """docs/web.md (clocks): which moves the stand-in played is stored with them, so a table reloaded after a
+    restart counts seat 0's strike again, shows the log's line, takes the seat over at the next strike as if
+    nothing had happened, keeps it taken over after another restart, and the game's result, written only by the
+    load after yet another restart (the database refused it), names seat 0 as abandoned."""
+    with restarted(tmp_path) as (first, fake):
+        table, friend = friend_table(first, move_seconds=5)
+        table_id = table["table_id"]
+        with first.websocket_connect(table["ws_url"]) as ws1:
+            hello(ws1, friend["token"])
+            play_seat_1_until(first, fake, table_id, ws1, lambda: bool(room_of(first, table_id).timeouts))
+
+    with (
+        restarted(tmp_path) as (second, fake),
+        second.websocket_connect(table["ws_url"]) as ws0,
+        second.websocket_connect(table["ws_url"]) as ws1,
+    ):
+        ws0.send_json({"type": "hello", "token": table["token"]})
+        welcome = ws0.receive_json()
+        lines = [e for e in welcome["log"] if e["type"] == "timeout"]
+        assert lines == [{"type": "timeout", "seat": 0, "reason": "time", "strikes": 1, "taken_over": False}]
+        room = room_of(second, table_id)
+        assert room.clock is not None and room.clock.strikes == {0: 1} and not room.taken_over(0)
+        hello(ws1, friend["token"])
+        play_seat_1_until(second, fake, table_id, ws1, lambda: room_of(second, table_id).taken_over(0))
+        assert on_loop(second, lambda: [e["strikes"] for e in room.timeouts.values()]) == [1, 2]
+
+    def refuse(game_id: int, result: dict[str, Any], record: str) -> None:
+        raise StorageError(f"game {game_id}, result: OperationalError: database is locked")
+
+    with restarted(tmp_path) as (third, fake):
+        repo = app_parts(third.app).repo
+        repo.finish_game = refuse  # type: ignore[method-assign]
+        with third.websocket_connect(table["ws_url"]) as ws1:
+            hello(ws1, friend["token"])
+            room = room_of(third, table_id)
+            assert room.taken_over(0) and room.clock is not None and room.clock.strikes == {0: 2}
+            while (now := snapshot(third, table_id))[0] == "playing":
+                _status, ply, seat, taken, thinking = now
+                assert seat == 1 or taken, "seat 0 is the stand-in's until the game ends"
+                if seat == 1 and not thinking:
+                    legal = on_loop(third, lambda: room.game.legal_actions()[0].token)
+                    ws1.send_json({"type": "action", "action": legal})
+                wait_for(moved_on(third, table_id, ply))
+        assert repo.load_table(table_id).games[0].finished is False
+
+    with restarted(tmp_path) as (fourth, _fake):
+        assert fourth.get(f"/api/tables/{table_id}").status_code == 200  # loaded: its result is stored again
+        repo = app_parts(fourth.app).repo
+        wait_for(lambda: repo.load_table(table_id).games[0].finished)
+        result = repo.load_table(table_id).games[0].result
+        assert result is not None and result["abandoned"] == [0]

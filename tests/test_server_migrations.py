@@ -205,7 +205,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_an_empty_database_gets_every_revision_and_then_agrees_with_the_models(url: str) -> None:
     repo = Repository(url)
     repo.create_schema()
-    assert revision_of(repo) == HEAD == "0011"
+    assert revision_of(repo) == HEAD == "0012"
     assert set(inspect(repo.engine).get_table_names()) == {
         *TABLES,
         *CLUSTER_TABLES,
@@ -727,4 +727,25 @@ def test_0011_gives_every_older_tournament_no_clock_and_goes_down_keeping_it(url
     again = store.load("T1")
     assert again.move_seconds is None and [p.name for p in again.players] == ["Anna"]
     assert repo.load_table("t1").games[0].actions == ["Ah"]
+    repo.dispose()
+
+
+# ------------------------------------------------ 0012: the stand-in's actions
+def test_0012_marks_no_older_action_and_goes_down_keeping_every_action(url: str) -> None:
+    """docs/web.md (clocks, restart): an action stored before 0012 was its seat's own (NULL); going down to 0011
+    drops only the marks, and every action stays."""
+    make_pre_alembic_database(url)
+    repo = Repository(url)
+    repo.create_schema()
+    assert repo.load_table("t1").games[0].stand_ins == {}
+    game_id = repo.load_table("t1").games[0].id
+    repo.append_action(game_id, 1, "Th", stand_in="time")
+    assert repo.load_table("t1").games[0].stand_ins == {1: "time"}
+    with repo.engine.begin() as db:
+        migrations.downgrade(db, "0011")
+        assert "stand_in" not in {c["name"] for c in inspect(db).get_columns("bummerl_actions")}
+    repo.create_schema()
+    assert revision_of(repo) == HEAD
+    again = repo.load_table("t1").games[0]
+    assert again.actions == ["Ah", "Th"] and again.stand_ins == {}
     repo.dispose()

@@ -115,6 +115,20 @@ def test_actions_are_appended_in_order_and_never_twice(repo: Repository) -> None
     assert game is not None and game.finished and game.record == "record text" and game.finished_at
 
 
+def test_the_clock_stand_ins_moves_are_stored_with_their_mark_alone_and_in_a_batch(repo: Repository) -> None:
+    """docs/web.md (clocks, restarts): an action the clock's stand-in played keeps why (``time``, ``away``,
+    ``over``), one at a time and in a group commit's batch beside a seat's own moves; nothing else is a mark."""
+    _table(repo)
+    game_id = repo.start_game("t1", 0, 0, 1, "AhTh", "1")
+    repo.append_action(game_id, 0, "Ah", stand_in="time")
+    rows = [(game_id, 1, "Th", None, None), (game_id, 2, "Kh", None, "over"), (game_id, 3, "Qh", None, "away")]
+    assert repo.append_actions(rows) == [None, None, None]
+    game = repo.load_table("t1").games[0]
+    assert game.actions == ["Ah", "Th", "Kh", "Qh"] and game.stand_ins == {0: "time", 2: "over", 3: "away"}
+    with pytest.raises(ValueError, match="stand_in must be one of time, away, over"):
+        repo.append_action(game_id, 4, "Jh", stand_in="bot")
+
+
 def test_history_lists_newest_first_with_filters(repo: Repository) -> None:
     _table(repo, "t1", "c1")
     _table(repo, "t2", "c2")

@@ -43,7 +43,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from bummerl.server.storage import Lease, Repository, StorageError
+from bummerl.server.storage import ActionRow, Lease, Repository, StorageError
 
 __all__ = ["MAX_BATCH", "Database", "StorageUnavailable"]
 
@@ -70,7 +70,7 @@ class Database:
         self.threads = 1 if repo.single_connection else threads
         self._executor = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="bummerl-db")
         #: Moves waiting for the next batch, each with the future its caller awaits.
-        self._moves: list[tuple[tuple[int, int, str, Lease | None], asyncio.Future[None]]] = []
+        self._moves: list[tuple[ActionRow, asyncio.Future[None]]] = []
         #: Other writes waiting for their turn (:meth:`write`), each with the future its caller awaits.
         self._writes: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -92,13 +92,15 @@ class Database:
         except (DBAPIError, SQLAlchemyError) as exc:
             raise StorageUnavailable(f"{type(exc).__name__}: {_first_line(exc)}") from exc
 
-    async def append_action(self, game_id: int, ply: int, token: str, lease: Lease | None = None) -> None:
+    async def append_action(
+        self, game_id: int, ply: int, token: str, lease: Lease | None = None, stand_in: str | None = None
+    ) -> None:
         """Store a move (:meth:`~bummerl.server.storage.Repository.append_action`'s arguments) with the others that
         arrive meanwhile (the module's group commit); returns once it is committed, raises what storing it alone
         would have raised (:class:`StorageUnavailable` for a database that failed)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._moves.append(((game_id, ply, token, lease), done))
+        self._moves.append(((game_id, ply, token, lease, stand_in), done))
         self._wake(loop)
         await done
 

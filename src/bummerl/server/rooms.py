@@ -419,6 +419,9 @@ class Room:
             self.clock = MoveClock(rules, services.clock_now, services.timers, self._time_up)
             for s in self.seats:
                 self.clock.presence(s.seat, False)  # nobody is connected yet
+        #: The clock's ``timeout`` events of the game on the table by the ply of the stand-in's move they came
+        #: before: the log made again after a reload shows them (:meth:`game_log`).
+        self.timeouts: dict[int, dict[str, Any]] = {}
         #: The phrase rate of each connection, by its id (:mod:`bummerl.server.phrases`).
         self.phrase_buckets: dict[str, PhraseBucket] = {}
 
@@ -654,7 +657,9 @@ class Room:
             game = self.game
             replay = Game.from_deck(self.variant, game.deck, game.dealer)
             log: list[dict[str, Any]] = [self._game_start()]
-            for action in game.actions:
+            for ply, action in enumerate(game.actions):
+                if ply in self.timeouts:  # the clock's line comes before the stand-in's move
+                    log.append(self.timeouts[ply])
                 log.extend(public_events(replay.apply(action)))
             over = self.game_over if game.is_over else None
             if over is not None:
@@ -830,10 +835,12 @@ class Room:
             result["abandoned"] = self.clock.abandoned()
         return dataclasses.replace(finished, result=result)
 
-    async def apply(self, seat: int, action: Action, *, timed_out: bool = False) -> None:
+    async def apply(self, seat: int, action: Action, *, stand_in: str | None = None) -> None:
         """Store and play a checked action of ``seat``, then tell everyone (the caller holds the lock).
 
-        ``timed_out``: the stand-in bot played it because ``seat``'s time ran out (:meth:`_timed_out`).
+        ``stand_in``: the clock's stand-in bot played it, because ``seat``'s time ran out (``time``, ``away``: a
+        strike, :meth:`_timed_out`) or because it took the seat over (``over``); stored with the action, so that a
+        reload counts it again (:meth:`replay_stored`).
         :class:`~bummerl.server.storage.StorageError` if the database refused it: nothing changed.
         """
         # Stored first: if the database refuses, the table has not changed.
@@ -841,13 +848,13 @@ class Room:
         try:
             # With the moves of other tables in one transaction (database.py, "Group commit"); with a lease (cluster
             # mode) only while this process still holds the table.
-            await db.append_action(self.game_id, self.ply, action.token, self.lease)
+            await db.append_action(self.game_id, self.ply, action.token, self.lease, stand_in)
         except NotOwnerError:
             self.services.lost(self.id)
             raise
         self.storage = "ok"  # the database took it: whatever was retried before is through
-        if timed_out:
-            self._timed_out(seat)
+        if stand_in in ("time", "away"):
+            self._timed_out(seat, stand_in)
         finished = self.play(action)
         if finished is not None:
             self.services.results.store(finished)
@@ -909,8 +916,7 @@ class Room:
         for conn in self.connections:
             conn.cursor = 0
         deal.install(game_id)
-        if self.clock is not None:
-            self.clock.new_game(self.connected_seats())
+        self._restart_clock(self.connected_seats())
         self.log_complete = True
         self.moved = time.monotonic()
         self.touch()
@@ -981,7 +987,7 @@ class Room:
                         )
                         action = self.first_legal()
                     try:
-                        await self.apply(turn.seat, action, timed_out=turn.stand_in == "timeout")
+                        await self.apply(turn.seat, action, stand_in=self._stand_in_mark(turn.stand_in))
                     except StorageError as exc:
                         log.error("table %s: the bot's action was not stored (retry in %.1f s): %s", self.id, wait, exc)
                         if self.storage != "retrying":
@@ -1013,6 +1019,12 @@ class Room:
         seat = self.players_now[self.game.to_move]
         clock.update(None if self.bot_of(seat) else seat, (self.game_id, self.ply))
 
+    def _restart_clock(self, connected: Iterable[int]) -> None:
+        """A game is dealt: no strikes yet, and a seat stays taken over only while its player is away."""
+        self.timeouts = {}
+        if self.clock is not None:
+            self.clock.new_game(connected)
+
     def stop_clock(self) -> None:
         """Stop the clock's timer for good: the table leaves this process (another one took it)."""
         if self.clock is not None:
@@ -1023,21 +1035,30 @@ class Room:
         # position under the lock lets exactly one of it and a human move that arrives meanwhile through.
         self.schedule_bot()
 
-    def _timed_out(self, seat: int) -> None:
-        """The stand-in's move for ``seat`` was stored: count the strike and tell the log, before the move."""
+    def _stand_in_mark(self, stand_in: str | None) -> str | None:
+        """What is stored with a move of :class:`BotTurn`'s ``stand_in`` (``_ActionRow.stand_in``): why its time
+        ran out (``time``, ``away``), ``over`` for a seat taken over, ``None`` for the seat's own bot."""
+        if stand_in == "taken_over":
+            return "over"
+        if stand_in == "timeout" and self.clock is not None:
+            return self.clock.reason
+        return None
+
+    def _timed_out(self, seat: int, reason: str) -> None:
+        """The stand-in's move for ``seat`` was stored (its time ran out for ``reason``): count the strike and tell
+        the log, before the move (the line is kept by ply: :meth:`game_log` makes the log again with it)."""
         clock = self.clock
         assert clock is not None
-        reason = clock.reason
         taken_over = clock.struck(seat)
-        self.events.append(
-            {
-                "type": "timeout",
-                "seat": seat,
-                "reason": reason,
-                "strikes": clock.strikes.get(seat, 0),
-                "taken_over": taken_over,
-            }
-        )
+        event = {
+            "type": "timeout",
+            "seat": seat,
+            "reason": reason,
+            "strikes": clock.strikes.get(seat, 0),
+            "taken_over": taken_over,
+        }
+        self.timeouts[self.ply] = event
+        self.events.append(event)
 
     # ------------------------------------------------------------------ load
     def replay_stored(self) -> list[FinishedGame]:
@@ -1060,7 +1081,9 @@ class Room:
             except BummerlError as exc:
                 raise StorageError(f"game {stored.id} of table {self.id} does not replay: {exc}") from None
             self.info = GameInfo(stored.id, stored.match_no, stored.game_no)
-            for token in stored.actions:
+            self._restart_clock(range(len(self.seats)))  # nobody's seat is taken over until an action says so
+            for ply, token in enumerate(stored.actions):
+                self._replay_stand_in(stored.stand_ins.get(ply))
                 finished = self.play(Action.parse(token))
                 if finished is None:
                     continue
@@ -1071,6 +1094,16 @@ class Room:
                     self.family.restore_game_over(self, stored.record)
         self.events.clear()  # a reload is no news for anyone
         return repairs
+
+    def _replay_stand_in(self, mark: str | None) -> None:
+        """Before a stored action is played again: count the clock's strike, or the takeover, it was stored with."""
+        if mark is None or self.clock is None:
+            return
+        seat = self.players_now[self.game.to_move]
+        if mark == "over":
+            self.clock.taken_over.add(seat)
+        else:
+            self._timed_out(seat, mark)
 
 
 # --------------------------------------------------------------------- clients

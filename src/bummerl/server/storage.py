@@ -77,7 +77,9 @@ from bummerl.server import migrations
 
 __all__ = [
     "MATCH_OUTCOME",
+    "STAND_INS",
     "ActionConflictError",
+    "ActionRow",
     "GameData",
     "Lease",
     "NotOwnerError",
@@ -256,6 +258,10 @@ class _ActionRow(_Base):
     # Table-game tokens are longer than two-player ones ("bid:kontra-bauernschnapser").
     token: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[str] = mapped_column(String(32))
+    #: Who played it when not the seat's own player or bot (revision 0012): the move clock's stand-in because the
+    #: seat's time ran out (``time``) or its player was away past the grace (``away``), or because the seat was
+    #: taken over (``over``).  ``None``: the seat played it itself, as every older action.
+    stand_in: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class _SeatRow(_Base):
@@ -300,6 +306,16 @@ class _OwnerRow(_Base):
 
 
 _ACTION_INSERT = insert(_ActionRow)
+#: The values of :data:`STAND_INS`: how the move clock's stand-in came to play an action (``_ActionRow.stand_in``).
+STAND_INS = ("time", "away", "over")
+
+
+def _action_values(game_id: int, ply: int, token: str, stamp: str, stand_in: str | None) -> dict[str, Any]:
+    """An action row's values; ``stand_in`` only when it has one (a seat's own move writes what it always wrote)."""
+    values: dict[str, Any] = {"game_id": game_id, "ply": ply, "token": token, "created_at": stamp}
+    if stand_in is not None:
+        values["stand_in"] = stand_in
+    return values
 
 
 def _fenced_action(values: dict[str, Any], lease: Lease) -> Any:
@@ -307,7 +323,7 @@ def _fenced_action(values: dict[str, Any], lease: Lease) -> Any:
     ``SELECT ... FOR SHARE`` locks the owner row as :func:`_hold` does (a move is one round trip, not two)."""
     table_id = select(_GameRow.table_id).where(_GameRow.id == values["game_id"]).scalar_subquery()
     held = (
-        select(*(literal(values[k]) for k in ("game_id", "ply", "token", "created_at")))
+        select(*(literal(v, _ActionRow.__table__.c[k].type) for k, v in values.items()))
         .select_from(_OwnerRow)
         .where(
             _OwnerRow.table_id == table_id,
@@ -316,7 +332,7 @@ def _fenced_action(values: dict[str, Any], lease: Lease) -> Any:
         )
         .with_for_update(read=True)
     )
-    return insert(_ActionRow).from_select(["game_id", "ply", "token", "created_at"], held).returning(_ActionRow.ply)
+    return insert(_ActionRow).from_select(list(values), held).returning(_ActionRow.ply)
 
 
 def _hold(conn: Connection, lease: Lease, table_id: Any) -> None:
@@ -339,6 +355,10 @@ def _hold(conn: Connection, lease: Lease, table_id: Any) -> None:
         raise NotOwnerError("another process holds this table now; nothing was stored")
 
 
+#: One action to store, as :meth:`Repository.append_action`'s arguments: game id, ply, token, lease, stand-in.
+ActionRow = tuple[int, int, str, Lease | None, str | None]
+
+
 @dataclasses.dataclass
 class GameData:
     """One stored game."""
@@ -357,6 +377,8 @@ class GameData:
     started_at: str
     finished_at: str | None
     actions: list[str] = dataclasses.field(default_factory=list)
+    #: The actions the move clock's stand-in played, by ply (0-based), with how it came to (one of :data:`STAND_INS`).
+    stand_ins: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -401,7 +423,7 @@ class TableData:
     rated: bool = False
 
 
-def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
+def _game_data(row: _GameRow, actions: list[str] | None = None, stand_ins: dict[int, str] | None = None) -> GameData:
     return GameData(
         row.id,
         row.table_id,
@@ -417,6 +439,7 @@ def _game_data(row: _GameRow, actions: list[str] | None = None) -> GameData:
         row.started_at,
         row.finished_at,
         actions if actions is not None else [],
+        stand_ins if stand_ins is not None else {},
     )
 
 
@@ -612,14 +635,17 @@ class Repository:
             ).all()
             ids = [g.id for g in games]
             actions: dict[int, list[str]] = {i: [] for i in ids}
+            stand_ins: dict[int, dict[int, str]] = {i: {} for i in ids}
             if ids:
-                for game_id, token in s.execute(
-                    select(_ActionRow.game_id, _ActionRow.token)
+                for game_id, ply, token, stand_in in s.execute(
+                    select(_ActionRow.game_id, _ActionRow.ply, _ActionRow.token, _ActionRow.stand_in)
                     .where(_ActionRow.game_id.in_(ids))
                     .order_by(_ActionRow.game_id, _ActionRow.ply)
                 ):
                     actions[game_id].append(token)
-            table.games = [_game_data(g, actions[g.id]) for g in games]
+                    if stand_in is not None:
+                        stand_ins[game_id][ply] = stand_in
+            table.games = [_game_data(g, actions[g.id], stand_ins[g.id]) for g in games]
         return table
 
     def variant_of(self, table_id: str) -> str | None:
@@ -676,14 +702,20 @@ class Repository:
         assert key is not None
         return int(key[0])
 
-    def append_action(self, game_id: int, ply: int, token: str, lease: Lease | None = None) -> None:
+    def append_action(
+        self, game_id: int, ply: int, token: str, lease: Lease | None = None, stand_in: str | None = None
+    ) -> None:
         """Store action number ``ply`` (0-based) of a game; the primary key refuses a second one.
 
         With a ``lease`` (cluster mode) the action is stored only while the lease
         holds the game's table, in the same transaction (:class:`NotOwnerError`).
+        ``stand_in``: the move clock's stand-in played it, and why (one of :data:`STAND_INS`), so that a table
+        reloaded after a restart counts the seat's strikes again (:meth:`~bummerl.server.rooms.Room.replay_stored`).
         """
+        if stand_in is not None and stand_in not in STAND_INS:
+            raise ValueError(f"stand_in must be one of {', '.join(STAND_INS)} or None, not {stand_in!r}")
         # A Core INSERT, not the ORM's unit of work: this runs once per move.
-        values = {"game_id": game_id, "ply": ply, "token": token, "created_at": now()}
+        values = _action_values(game_id, ply, token, now(), stand_in)
         try:
             with self.engine.begin() as conn:
                 if lease is None:
@@ -696,7 +728,7 @@ class Repository:
             # The database is down or refused the row: the caller answers `storage` and the table stays as it was.
             raise StorageError(f"game {game_id}, action {ply + 1}: {type(exc.orig).__name__}: {exc.orig}") from exc
 
-    def append_actions(self, rows: Sequence[tuple[int, int, str, Lease | None]]) -> list[StorageError | None]:
+    def append_actions(self, rows: Sequence[ActionRow]) -> list[StorageError | None]:
         """Store several actions, each given as :meth:`append_action`'s arguments, in one transaction.
 
         One commit for all: :class:`~bummerl.server.database.Database` gathers the moves of every table that
@@ -711,15 +743,14 @@ class Repository:
         stamp = now()
         try:
             with self.engine.begin() as conn:
-                plain = [
-                    {"game_id": game_id, "ply": ply, "token": token, "created_at": stamp}
-                    for game_id, ply, token, lease in rows
-                    if lease is None
-                ]
-                if plain:
-                    conn.execute(_ACTION_INSERT, plain)
-                for game_id, ply, token, lease in rows:
-                    values = {"game_id": game_id, "ply": ply, "token": token, "created_at": stamp}
+                plain = [_action_values(g, p, t, stamp, m) for g, p, t, lease, m in rows if lease is None]
+                # One INSERT of many rows per set of columns: the stand-in's moves name one more.
+                for marked in (False, True):
+                    some = [v for v in plain if ("stand_in" in v) == marked]
+                    if some:
+                        conn.execute(_ACTION_INSERT, some)
+                for game_id, ply, token, lease, stand_in in rows:
+                    values = _action_values(game_id, ply, token, stamp, stand_in)
                     if lease is not None and conn.execute(_fenced_action(values, lease)).first() is None:
                         raise NotOwnerError("another process holds this table now; nothing was stored")
             return [None] * len(rows)
@@ -731,13 +762,10 @@ class Repository:
             return [failed] * len(rows)
         return [self._append_one(row) for row in rows]
 
-    def _append_one(self, row: tuple[int, int, str, Lease | None]) -> StorageError | None:
-        game_id, ply, token, lease = row
+    def _append_one(self, row: ActionRow) -> StorageError | None:
+        game_id, ply, token, lease, stand_in = row
         try:
-            if lease is None:
-                self.append_action(game_id, ply, token)
-            else:
-                self.append_action(game_id, ply, token, lease)
+            self.append_action(game_id, ply, token, lease, stand_in)
         except StorageError as exc:
             return exc
         return None
