@@ -346,3 +346,55 @@ def test_a_player_who_does_not_come_to_the_table_waits_before_asking_again() -> 
                 time.sleep(0.2)
             assert answer.json()["detail"]["code"] == "no_show" and "Retry-After" in answer.headers
             assert ask(c, anna, "sechsundsechzig").status_code == 201
+
+
+def at(client: TestClient, address: str) -> None:
+    """Send the test client's next requests from ``address`` (a client key of its own)."""
+    client._transport.client = (address, 50000)
+
+
+def test_each_ticket_counts_against_the_create_rate_of_its_address_and_of_its_player() -> None:
+    """docs/security.md (Quick match): every ticket may make a table, so asking counts as making one does, per
+    address and per player: a flood of tickets from many keys, or one key from many addresses, makes tables no
+    faster than ``POST /api/tables`` could."""
+    with TestClient(make_app(create_rate="2/minute")) as c:
+        keys = []
+        for i in range(4):
+            at(c, f"198.51.100.{i + 1}")  # each player made elsewhere: their own address's create rate
+            keys.append(player(c, f"P{i}"))
+        at(c, "203.0.113.1")
+        assert ask(c, keys[0], "schnapsen").status_code == 201
+        assert ask(c, keys[1], "sechsundsechzig").status_code == 201
+        limited = ask(c, keys[2], "schnorps")
+        assert (limited.status_code, limited.json()["detail"]["code"]) == (429, "rate_limited")
+        assert "create" in limited.json()["detail"]["message"] and limited.headers["Retry-After"]
+        # One player from fresh addresses: its own create rate holds.
+        for n, address in enumerate(("203.0.113.2", "203.0.113.3", "203.0.113.4")):
+            at(c, address)
+            asked = ask(c, keys[3], "dreierschnapsen")
+            if n < 2:
+                assert asked.status_code == 201, asked.text
+                assert c.delete(f"/api/quickmatch/{asked.json()['ticket']}").status_code == 200
+            else:
+                assert (asked.status_code, asked.json()["detail"]["code"]) == (429, "rate_limited")
+
+
+def test_a_quick_match_table_counts_for_every_person_seated_at_it_by_address_and_by_player() -> None:
+    """docs/security.md (Quick match): the table made for a group counts against ``max_tables_per_client`` for each
+    person's address and player key, as a table they made would: at the cap, no new ticket and no new table."""
+    with TestClient(make_app(max_tables_per_client=1)) as c:
+        at(c, "198.51.100.1")
+        anna = player(c, "Anna")
+        ask(c, anna)
+        at(c, "198.51.100.2")
+        bert = player(c, "Bert")
+        assert ask(c, bert).json()["state"] == "seated"
+        for address, who in (("198.51.100.1", anna), ("198.51.100.2", bert), ("203.0.113.9", anna)):
+            at(c, address)
+            again = ask(c, who)
+            assert (again.status_code, again.json()["detail"]["code"]) == (429, "too_many_tables"), (address, again)
+        at(c, "198.51.100.2")
+        friend = c.post("/api/tables", json={})
+        assert (friend.status_code, friend.json()["detail"]["code"]) == (429, "too_many_tables")
+        at(c, "203.0.113.9")  # a fresh address with a fresh player may
+        assert ask(c, player(c, "Cleo")).status_code == 201

@@ -28,8 +28,8 @@ The deadline is kept as a :func:`time.monotonic` instant in memory only: a
 table reloaded after a restart (or taken over by another process of a cluster)
 gives the seat to move a fresh full period.  The strikes and the takeover are
 not lost: the room stores each stand-in move with its action and counts them
-again when it replays the stored actions (:meth:`bummerl.server.rooms.Room.replay_stored`).  It runs only while the game waits
-for a human seat's move: never while the table waits for an invited friend, for
+again when it replays the stored actions (:meth:`bummerl.server.rooms.Room.replay_stored`).
+It runs only while the game waits for a human seat's move: never while the table waits for an invited friend, for
 the next deal, or for a bot.  There is at most one timer per room
 (:class:`MoveClock` re-arms the one it holds).
 

@@ -249,20 +249,29 @@ class TableManager:
     def _make_room_for(self, creator: str | None) -> None:
         """Refuse a new table when its creator or the server is at its cap (idle tables are let go first)."""
         if creator is not None:
-            mine = sum(1 for t in self.tables.values() if t.creator == creator)
-            if mine >= self.config.max_tables_per_client:
-                raise CapacityError(
-                    "too_many_tables",
-                    f"you have {mine} tables open; come back to one of them or let one rest for "
-                    f"{self.config.table_idle_seconds:.0f} s",
-                    status=429,
-                )
+            self.check_tables_of(creator)
         if len(self.tables) >= self.config.max_live_tables:
             self.evict_idle(0.0)
             if len(self.tables) >= self.config.max_live_tables:
                 raise CapacityError(
                     "server_full", "every table of this server is in play; try again in a minute", status=503
                 )
+
+    def tables_of(self, key: str) -> int:
+        """How many tables in memory count for ``key`` (a client key, or a quick-match player's ``player:ID``): those
+        it created, and the quick-match tables it was seated at (:attr:`~bummerl.server.rooms.Room.holders`)."""
+        return sum(1 for t in self.tables.values() if t.creator == key or key in t.holders)
+
+    def check_tables_of(self, key: str) -> None:
+        """:class:`CapacityError` (429 ``too_many_tables``) when ``key`` is at ``max_tables_per_client``."""
+        mine = self.tables_of(key)
+        if mine >= self.config.max_tables_per_client:
+            raise CapacityError(
+                "too_many_tables",
+                f"you have {mine} tables open; come back to one of them or let one rest for "
+                f"{self.config.table_idle_seconds:.0f} s",
+                status=429,
+            )
 
     async def _open(self, room: Room, creator: str | None) -> None:
         """Deal a new table's first game and make it live."""

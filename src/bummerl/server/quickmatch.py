@@ -64,7 +64,7 @@ from bummerl.server.config import QuickMatchSettings, ServerConfig
 from bummerl.server.database import StorageUnavailable
 from bummerl.server.errors import RequestError
 from bummerl.server.families import family_of
-from bummerl.server.manager import TableManager
+from bummerl.server.manager import CapacityError, TableManager
 from bummerl.server.players import PlayerStore
 from bummerl.server.rooms import FRIEND
 from bummerl.server.storage import StorageError
@@ -582,6 +582,13 @@ class QuickMatchService:
     async def _do(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         mm = self.matchmaker
         if op == "enter":
+            # Every table a ticket is seated at counts for its client and its player (docs/security.md, "Quick
+            # match"): one at its cap of tables in memory gets no ticket, as it would get no table of its own.
+            for key in (str(args["client"]), f"player:{args['player']}"):
+                try:
+                    self.manager.check_tables_of(key)
+                except CapacityError as exc:
+                    raise QuickMatchError(exc.code, exc.message, status=exc.status) from None
             ticket = mm.enter(
                 str(args["variant"]),
                 str(args["preset"]),
@@ -648,6 +655,8 @@ class QuickMatchService:
             room, token, codes = await self.manager.create_table(
                 v.name, options, humans[0].name, seats=others, move_seconds=clock, rated=True
             )
+            # The table counts for every person seated at it, by address and by player (max_tables_per_client).
+            room.holders = frozenset(k for t in humans for k in (t.client, f"player:{t.player}"))
             places = [(humans[0], 0, token)]
             self.matchmaker.seated(humans[0], Seated(room.id, room.kind, 0, token, clock))
             done.append(humans[0])

@@ -399,6 +399,9 @@ class Room:
         self.storage = "ok"
         #: The client key of the creator (caps per client), ``None`` for a table loaded from the database.
         self.creator: str | None = None
+        #: The other keys the table counts for in ``max_tables_per_client``: a quick-match table's, each seated
+        #: person's client key and ``player:ID`` (:mod:`bummerl.server.quickmatch`).
+        self.holders: frozenset[str] = frozenset()
         self.touched = time.monotonic()
         #: When a card was last played or a game dealt here (``time.monotonic()``); ``None`` for a table loaded
         #: from the database that has not moved since (the list of tables leaves it out once its game is over).

@@ -28,7 +28,7 @@ from starlette.requests import HTTPConnection
 
 from bummerl.server.messages import PlayerName
 from bummerl.server.quickmatch import BOT_WAITS, QuickMatchError, QuickMatchService, presets_json
-from bummerl.server.routes.deps import PartsDep, client_of, error, parts, rate_limited, refused
+from bummerl.server.routes.deps import PartsDep, check_rate, client_of, error, parts, rate_limited, refused
 
 __all__ = ["QuickMatchRequest", "router", "service"]
 
@@ -96,6 +96,10 @@ async def post_quickmatch(
     player = await p.manager.db.run(p.players.player_of, key)
     if player is None:
         raise error(401, "no_player", "this device's player key is unknown (forgotten, or from another server)")
+    # Each ticket may make a table (its group's), so it counts as making one does: against the create rate of the
+    # address and of the player (docs/security.md, "Quick match"), besides the join rate of asking.
+    check_rate(p, "create", client_of(connection))
+    check_rate(p, "create", f"player:{player.id}")
     name = body.name or player.name or "Player"
     return await _answer(
         quick.enter(body.variant, body.preset, name, player.id, client_of(connection), body.bots_after)
