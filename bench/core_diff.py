@@ -17,13 +17,12 @@ the action that led to it; ``tests/test_core.py`` runs the same checks on a samp
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
 import time
 from array import array
-from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -37,6 +36,11 @@ from bummerl.rng import derive_seed
 from bummerl.variants import Variant, find_variant
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import core_diff_common as common  # bench/core_diff_common.py, beside this script
+from core_diff_common import Mismatch, Tally
+from core_diff_common import check as _check
+
 __all__ = ["DEFAULT_VARIANTS", "Mismatch", "compare_batches", "compare_games", "main"]
 
 #: The four games and the research variants (mini8, mini10, mini12) where the tree has them.
@@ -47,21 +51,6 @@ DEFAULT_VARIANTS = (
     "schnorps",
     *(v.name for v in getattr(variants_module, "RESEARCH_VARIANTS", ())),
 )
-
-
-class Mismatch(AssertionError):
-    """The core and the reference differ; the message says where."""
-
-
-@dataclass
-class Tally:
-    games: int = 0
-    positions: int = 0
-
-
-def _check(same: bool, what: str, where: str) -> None:
-    if not same:
-        raise Mismatch(f"{what} differ: {where}")
 
 
 def compare_games(variant: Variant, games: int, seed: int, first: int = 0) -> Tally:
@@ -177,18 +166,13 @@ def _split(games: int, jobs: int) -> list[range]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", action="append", help="a two-player variant (repeatable); default: all")
-    parser.add_argument("--option", action="append", default=[], help="a variant option, name=value (repeatable)")
-    parser.add_argument("--games", type=int, default=100_000, help="random games per variant")
-    parser.add_argument("--batch-steps", type=int, default=2_000, help="steps of the batch comparison (64 games)")
-    parser.add_argument("--seed", type=int, default=25)
-    parser.add_argument("--jobs", type=int, default=1, help="processes sharing the games")
-    args = parser.parse_args(argv)
-    options = dict(o.split("=", 1) for o in args.option)
-    print("variant                  games  positions  batch games   seconds")
+    cli = common.parser(__doc__.split("\n")[0], "two-player variant", "all")
+    cli.add_argument("--batch-steps", type=int, default=2_000, help="steps of the batch comparison (64 games)")
+    cli.add_argument("--jobs", type=int, default=1, help="processes sharing the games")
+    args = cli.parse_args(argv)
+    print(common.header(batch=True))
     for name in args.variant or DEFAULT_VARIANTS:
-        variant = TwoPlayerVariant.find(find_variant(name, **options))
+        variant = TwoPlayerVariant.find(find_variant(name, **common.variant_options(args)))
         start = time.perf_counter()
         shares = [(variant, len(part), args.seed, part.start) for part in _split(args.games, args.jobs)]
         with multiprocessing.Pool(args.jobs) as pool:
@@ -199,8 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             for seat in (0, "random", "all")
             for obs in ("observation", "information_state")
         )
-        seconds = time.perf_counter() - start
-        print(f"{variant.title:<22}{tally.games:>8}{tally.positions:>11}{batch:>13}{seconds:>10.1f}", flush=True)
+        print(common.row(variant.title, tally, start, batch), flush=True)
     print("every legal-action list, observation, information state, mask and result identical")
     return 0
 

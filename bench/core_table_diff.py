@@ -21,14 +21,12 @@ hundred games.  The first difference stops the run with the position and the act
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
 import time
 from array import array
-from collections.abc import Callable
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bummerl import core
@@ -41,26 +39,16 @@ from bummerl.table_game import TableGame
 from bummerl.variants import find_variant
 from bummerl.variants.bauernschnapsen import TableVariant
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import core_diff_common as common  # bench/core_diff_common.py, beside this script
+from core_diff_common import Mismatch, Tally
+from core_diff_common import check as _check
+
 __all__ = ["Mismatch", "compare_game", "compare_games", "compare_selfplay", "main", "random_options"]
 
 VARIANTS = ("bauernschnapsen", "dreierschnapsen")
 #: Games between two progress lines (on stderr).
 _CHUNK = 5_000
-
-
-class Mismatch(AssertionError):
-    """The core and the reference differ; the message says where."""
-
-
-@dataclass
-class Tally:
-    games: int = 0
-    positions: int = 0
-
-
-def _check(same: bool, what: str, where: str | Callable[[], str]) -> None:
-    if not same:
-        raise Mismatch(f"{what} differ: {where if isinstance(where, str) else where()}")
 
 
 def random_options(variant: TableVariant, rng: random.Random) -> TableVariant:
@@ -204,18 +192,13 @@ def compare_selfplay(variant: TableVariant, games: int, seed: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", action="append", help="a table variant (repeatable); default: both")
-    parser.add_argument("--option", action="append", default=[], help="a variant option, name=value (repeatable)")
-    parser.add_argument("--random-options", action="store_true", help="each game under an option set of its own")
-    parser.add_argument("--games", type=int, default=100_000, help="random games per variant")
-    parser.add_argument("--selfplay-games", type=int, default=300, help="games of the random self-play tally")
-    parser.add_argument("--seed", type=int, default=25)
-    args = parser.parse_args(argv)
-    options = dict(o.split("=", 1) for o in args.option)
-    print("variant                  games  positions   seconds")
+    cli = common.parser(__doc__.split("\n")[0], "table variant", "both")
+    cli.add_argument("--random-options", action="store_true", help="each game under an option set of its own")
+    cli.add_argument("--selfplay-games", type=int, default=300, help="games of the random self-play tally")
+    args = cli.parse_args(argv)
+    print(common.header())
     for name in args.variant or VARIANTS:
-        variant = TableVariant.find(find_variant(name, **options))
+        variant = TableVariant.find(find_variant(name, **common.variant_options(args)))
         start = time.perf_counter()
         tally = Tally()
         for first in range(0, args.games, _CHUNK):
@@ -231,8 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         compare_selfplay(variant, args.selfplay_games, args.seed)
-        seconds = time.perf_counter() - start
-        print(f"{variant.title:<22}{tally.games:>8}{tally.positions:>11}{seconds:>10.1f}", flush=True)
+        print(common.row(variant.title, tally, start), flush=True)
     print("every legal-action list, observation, information state, mask, result and self-play tally identical")
     return 0
 

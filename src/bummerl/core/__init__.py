@@ -11,7 +11,9 @@ Sechsundsechzig, Schnorps and any other :class:`~bummerl.variants.two_player.Two
 are data) and ``bummerl.core._table`` (src/bummerl/core/_table.c: the table family, Dreierschnapsen and
 Bauernschnapsen with every option, its config made by :func:`bummerl.core.table.table_config`).  Each has a
 ``.pyi`` beside it and the interface below; :data:`CORES` names the module of each family
-(``Variant.FAMILY``).
+(``Variant.FAMILY``).  What is not a rule (Batch, ``deal``, ``random_games``, the seeds, reading the config and
+the buffers) is written once, in src/bummerl/core/_core.h, and typed once, in ``_core.pyi``; a core hands it
+its rules as a table of functions (``CoreFamily``).
 
 **Config.** A core reads no Python objects while it plays: :func:`config` turns a variant with its options
 into a ``dict[str, object]`` of ints and tuples of ints (each family's keys are its own, listed by its

@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* For _core.h's Batch and module functions. */
+#define CORE_MODULE "_table"
+#define CORE_GAMES "table"
 #include "_core.h"
 
 /* ------------------------------------------------------------------------------------------ constants */
@@ -730,39 +733,10 @@ static void write_mask(const Rules *R, const TState *s, int seat, int8_t *out) {
 
 
 /* ------------------------------------------------------------------------------------ reading the config */
-/* A tuple of exactly ``count`` ints (``count`` < 0: any length up to ``cap``, stored in *got). */
-static int get_ints(PyObject *dict, const char *key, int *out, int cap, int *got) {
-    PyObject *v = PyMapping_GetItemString(dict, key);
-    if (v == NULL) return -1;
-    PyObject *seq = PySequence_Fast(v, "expected a sequence of ints");
-    Py_DECREF(v);
-    if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > cap) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "config %s: at most %d values", key, cap);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[i] = (int)x;
-    }
-    *got = (int)n;
-    Py_DECREF(seq);
-    return 0;
-}
-
 /* bummerl.core.table.table_config's dict: the variant's numbers and one tuple per field of the contracts. */
 static int read_config(PyObject *dict, Rules *R) {
     memset(R, 0, sizeof *R);
-    struct {
-        const char *key;
-        int *field;
-    } ints[] = {
+    const IntField ints[] = {
         {"players", &R->players},
         {"hand_size", &R->hand_size},
         {"talon_size", &R->talon_size},
@@ -773,8 +747,7 @@ static int read_config(PyObject *dict, Rules *R) {
         {"default_dealer", &R->default_dealer},
         {"forfeit_points", &R->forfeit_points},
     };
-    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
-        if (get_int(dict, ints[i].key, ints[i].field) < 0) return -1;
+    if (get_int_fields(dict, ints, sizeof(ints) / sizeof(ints[0])) < 0) return -1;
     static const char *fields[10] = {"contract_points",   "contract_bidders",       "contract_trump",
                                      "contract_lead_declarer", "contract_goal",      "contract_goal_tricks",
                                      "contract_partner_plays", "contract_requirement", "contract_marriages",
@@ -864,6 +837,7 @@ static int read_deck(PyObject *obj, uint8_t *deck) {
 }
 
 static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
+    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
     PyObject *config, *deck_obj;
     int dealer;
     uint8_t deck[DECK_SIZE];
@@ -879,6 +853,7 @@ static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *State_legal(StateObject *self, PyObject *unused) {
+    (void)unused;
     int legal[MAX_LEGAL];
     return int_list(legal, legal_actions(&self->rules, &self->s, legal));
 }
@@ -924,6 +899,7 @@ static PyObject *State_mask(StateObject *self, PyObject *args) {
 
 /* (contract or -1, declarer or -1, winners as a bit per seat, points, reason, augen_0, augen_1, multiplier). */
 static PyObject *State_result(StateObject *self, PyObject *unused) {
+    (void)unused;
     const TState *s = &self->s;
     if (s->phase != PH_OVER) Py_RETURN_NONE;
     return Py_BuildValue("(iiiiiiii)", s->r_contract, s->r_declarer, s->r_winners, s->r_points, s->r_reason,
@@ -931,6 +907,7 @@ static PyObject *State_result(StateObject *self, PyObject *unused) {
 }
 
 static PyObject *State_copy(StateObject *self, PyObject *unused) {
+    (void)unused;
     StateObject *t = PyObject_New(StateObject, &StateType);
     if (t != NULL) {
         t->rules = self->rules;
@@ -939,9 +916,18 @@ static PyObject *State_copy(StateObject *self, PyObject *unused) {
     return (PyObject *)t;
 }
 
-static PyObject *State_get_to_move(StateObject *self, void *c) { return PyLong_FromLong(self->s.to_move); }
-static PyObject *State_get_over(StateObject *self, void *c) { return PyBool_FromLong(self->s.phase == PH_OVER); }
-static PyObject *State_get_phase(StateObject *self, void *c) { return PyLong_FromLong(self->s.phase); }
+static PyObject *State_get_to_move(StateObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->s.to_move);
+}
+static PyObject *State_get_over(StateObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(self->s.phase == PH_OVER);
+}
+static PyObject *State_get_phase(StateObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->s.phase);
+}
 
 static PyMethodDef State_methods[] = {
     {"legal", (PyCFunction)State_legal, METH_NOARGS, "legal() -> the legal action numbers in the engine's order."},
@@ -962,359 +948,63 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bummerl.core._table.State",
-    .tp_basicsize = sizeof(StateObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "State(config, deck, dealer): one table game in the compiled core (see bummerl.core).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)State_init,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
+static PyTypeObject StateType = CORE_STATE_TYPE("State(config, deck, dealer): one table game in the compiled core (see bummerl.core).");
 
-/* ---------------------------------------------------------------------------- Batch: N games stepped together */
-typedef struct {
-    TState game;
-    uint64_t stream; /* SeedStream: the seeds of the slot's next games */
-    uint64_t seed;   /* the current game's seed */
-    uint64_t bot_rng[4];
-    int64_t index; /* games dealt since the seeded reset */
-    int8_t agent;  /* the agent's seat in this game (-1: self-play) */
-    int8_t done;   /* the game ended at the last call: deal the next one */
-    int8_t last_mover;
-} Slot;
-
-typedef struct {
-    PyObject_HEAD Rules rules;
-    Slot *slots;
-    Py_ssize_t n;
-    int info, agent, dealer, reward, illegal, obs_size;
-} BatchObject;
-
-static int pick_dealer(const BatchObject *b, uint64_t seed, int64_t index) {
-    int n = b->rules.players;
-    if (b->dealer == -1) return (int)(extend1(derive0(seed), DEALER_SEEDS) % (uint64_t)n);
-    if (b->dealer == -2) return (int)((b->rules.default_dealer + index) % n);
-    return b->dealer;
-}
-
-/* The random opponents choose until the agent is to move or the game is over (BummerlEnv's bots). */
-static void play_bots(BatchObject *b, Slot *s) {
-    TState *g = &s->game;
-    if (s->agent < 0) return;
-    int legal[MAX_LEGAL];
-    while (g->phase != PH_OVER && g->to_move != s->agent) {
-        int p = g->to_move;
-        int k = legal_actions(&b->rules, g, legal);
-        s->last_mover = (int8_t)p;
-        apply_action(&b->rules, g, legal[below(&s->bot_rng[p], (uint64_t)k)]);
-    }
-}
-
-/* Deal the slot's next game (BummerlEnv.reset): dealt again while it ends before the agent decides. */
-static void next_game(BatchObject *b, Slot *s, int seeded) {
-    const Rules *R = &b->rules;
-    uint64_t first = seeded ? s->stream : next_u64(&s->stream);
-    if (seeded)
-        s->index = 0;
-    else
-        s->index++;
-    for (uint64_t k = 0;; k++) {
-        uint64_t seed = k == 0 ? first : extend1(extend1(derive0(first), REDEAL_SEEDS), k);
-        uint8_t deck[DECK_SIZE];
-        s->seed = seed;
-        shuffled_pack(seed, deck);
-        init_state(R, &s->game, deck, pick_dealer(b, seed, s->index));
-        s->agent = (int8_t)(b->agent == -2 ? (int)(extend1(derive0(seed), SEAT_SEEDS) % (uint64_t)R->players)
-                                           : b->agent);
-        s->last_mover = s->game.to_move;
-        uint64_t bots = extend1(derive0(seed), BOT_SEEDS);
-        for (int p = 0; p < R->players; p++) s->bot_rng[p] = extend1(bots, (uint64_t)p);
-        play_bots(b, s);
-        if (s->game.phase != PH_OVER || k >= 1000) break;
-    }
-    s->done = 0;
-}
-
-static inline int seat_of(const Slot *s) {
-    return s->agent >= 0 ? s->agent : (s->game.phase == PH_OVER ? s->last_mover : s->game.to_move);
-}
-
-static void write_slot(BatchObject *b, Slot *s, Py_ssize_t i, float *obs, int8_t *mask, int8_t *seat) {
-    int me = seat_of(s);
-    const Rules *R = &b->rules;
-    encode(R, &s->game, me, b->info, obs + i * b->obs_size);
-    if (s->done)
-        memset(mask + i * R->actions, 0, (size_t)R->actions);
-    else
-        write_mask(R, &s->game, me, mask + i * R->actions);
-    seat[i] = (int8_t)me;
-}
-
-/* bummerl.rl.episode: seat_rewards (winners and points) or forfeit_rewards (a forfeiting unit). A scoring unit is
- * a team of partners (seat s plays for team s % 2) or, at three, a seat; zero-sum gives each unit its points minus
- * the mean of the other units'. */
-static void write_rewards(const BatchObject *b, const int *unit_points, float *r) {
-    int n = b->rules.players, units = n == 4 ? 2 : n;
-    double total = 0;
-    for (int u = 0; u < units; u++) total += unit_points[u];
-    for (int x = 0; x < n; x++) {
-        int p = unit_points[x % units];
-        r[x] = b->reward == 1 ? (float)p : (float)(p - (total - p) / (units - 1));
-    }
-}
-
-static void result_rewards(const BatchObject *b, const TState *g, float *r) {
-    int pts[4] = {0, 0, 0, 0};
-    for (int u = 0; u < 4; u++)
-        if ((g->r_winners >> u) & 1) pts[u] = g->r_points;
-    write_rewards(b, pts, r);
-}
-
-static void forfeit_rewards(const BatchObject *b, int seat, float *r) {
-    int n = b->rules.players, units = n == 4 ? 2 : n, pts[4] = {0, 0, 0, 0};
-    for (int u = 0; u < units; u++) pts[u] = u == seat % units ? 0 : b->rules.forfeit_points;
-    write_rewards(b, pts, r);
-}
-
-static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"config", "num_envs", "information_state", "agent", "dealer", "reward", "illegal", NULL};
-    PyObject *config;
-    Py_ssize_t n;
-    int info = 0, agent = -1, dealer = -1, reward = 0, illegal = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "On|$piiii", kwlist, &config, &n, &info, &agent, &dealer, &reward,
-                                     &illegal) ||
-        read_config(config, &self->rules) < 0)
-        return -1;
-    int players = self->rules.players;
-    if (n < 1 || agent < -2 || agent >= players || dealer < -2 || dealer >= players || reward < 0 || reward > 1 ||
-        illegal < 0 || illegal > 1) {
-        PyErr_Format(PyExc_ValueError, "Batch: num_envs >= 1, agent -2..%d, dealer -2..%d, reward 0..1, illegal 0..1",
-                     players - 1, players - 1);
-        return -1;
-    }
-    PyMem_Free(self->slots);
-    self->slots = PyMem_Calloc((size_t)n, sizeof(Slot));
-    if (self->slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    self->n = n;
-    self->info = info;
-    self->agent = agent;
-    self->dealer = dealer;
-    self->reward = reward;
-    self->illegal = illegal;
-    self->obs_size = info ? self->rules.info_size : self->rules.obs_size;
-    for (Py_ssize_t i = 0; i < n; i++) self->slots[i].done = 1;
+/* ------------------------------------------------------------------------ the family, for _core.h's Batch */
+/* The rules behind CoreFamily's shared signatures: each casts the opaque config and game back to this core's. */
+static int family_read_config(PyObject *dict, void *config, CoreShape *shape) {
+    Rules *R = config;
+    if (read_config(dict, R) < 0) return -1;
+    *shape = (CoreShape){.players = R->players,
+                         .actions = R->actions,
+                         .obs_size = R->obs_size,
+                         .info_size = R->info_size,
+                         .default_dealer = R->default_dealer,
+                         .forfeit_points = R->forfeit_points};
     return 0;
 }
-
-static void Batch_dealloc(BatchObject *self) {
-    PyMem_Free(self->slots);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Batch_reset(BatchObject *self, PyObject *args) {
-    PyObject *seeds, *obs, *mask, *seat;
-    if (!PyArg_ParseTuple(args, "OOOO", &seeds, &obs, &mask, &seat)) return NULL;
-    Buffers bufs = {.count = 0};
-    Py_ssize_t n = self->n;
-    if (take(&bufs, seeds, 8, n, 0, "seeds") < 0 || take(&bufs, obs, 4, n * self->obs_size, 1, "obs") < 0 ||
-        take(&bufs, mask, 1, n * self->rules.actions, 1, "mask") < 0 || take(&bufs, seat, 1, n, 1, "seat") < 0)
-        return NULL;
-    const uint64_t *s = bufs.views[0].buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        self->slots[i].stream = s[i];
-        next_game(self, &self->slots[i], 1);
-        write_slot(self, &self->slots[i], i, bufs.views[1].buf, bufs.views[2].buf, bufs.views[3].buf);
-    }
-    release(&bufs);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Batch_step(BatchObject *self, PyObject *args) {
-    PyObject *actions, *obs, *mask, *rewards, *terminated, *seat;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &actions, &obs, &mask, &rewards, &terminated, &seat)) return NULL;
-    Buffers bufs = {.count = 0};
-    Py_ssize_t n = self->n;
-    const Rules *R = &self->rules;
-    int players = R->players;
-    if (take(&bufs, actions, 8, n, 0, "actions") < 0 || take(&bufs, obs, 4, n * self->obs_size, 1, "obs") < 0 ||
-        take(&bufs, mask, 1, n * R->actions, 1, "mask") < 0 ||
-        take(&bufs, rewards, 4, n * players, 1, "rewards") < 0 || take(&bufs, terminated, 1, n, 1, "terminated") < 0 ||
-        take(&bufs, seat, 1, n, 1, "seat") < 0)
-        return NULL;
-    const int64_t *a = bufs.views[0].buf;
-    float *r = bufs.views[3].buf;
-    uint8_t *term = bufs.views[4].buf;
-    if (!self->illegal) {
-        /* Checked first: a refused step changes no game. */
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Slot *s = &self->slots[i];
-            if (!s->done && (a[i] < 0 || a[i] >= R->actions || !is_legal(R, &s->game, (int)a[i]))) {
-                release(&bufs);
-                return PyErr_Format(PyExc_ValueError, "game %zd: action %lld is not legal for seat %d", i,
-                                    (long long)a[i], s->game.to_move);
-            }
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Slot *s = &self->slots[i];
-        TState *g = &s->game;
-        float *ri = r + i * players;
-        memset(ri, 0, sizeof(float) * (size_t)players);
-        term[i] = 0;
-        if (s->done) {
-            next_game(self, s, 0);
-        } else if (a[i] < 0 || a[i] >= R->actions || !is_legal(R, g, (int)a[i])) {
-            /* The forfeit (illegal=1): the mover's unit loses the arena's forfeit points; the game stays as it was. */
-            int mover = g->to_move;
-            forfeit_rewards(self, mover, ri);
-            s->last_mover = (int8_t)mover;
-            term[i] = 1;
-            s->done = 1;
-        } else {
-            s->last_mover = g->to_move;
-            apply_action(R, g, (int)a[i]);
-            play_bots(self, s);
-            if (g->phase == PH_OVER) {
-                result_rewards(self, g, ri);
-                term[i] = 1;
-                s->done = 1;
-            }
-        }
-        write_slot(self, s, i, bufs.views[1].buf, bufs.views[2].buf, bufs.views[5].buf);
-    }
-    release(&bufs);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Batch_game_seeds(BatchObject *self, PyObject *arg) {
-    Buffers bufs = {.count = 0};
-    if (take(&bufs, arg, 8, self->n, 1, "out") < 0) return NULL;
-    uint64_t *out = bufs.views[0].buf;
-    for (Py_ssize_t i = 0; i < self->n; i++) out[i] = self->slots[i].seed;
-    release(&bufs);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Batch_get_num_envs(BatchObject *self, void *c) { return PyLong_FromSsize_t(self->n); }
-static PyObject *Batch_get_players(BatchObject *self, void *c) { return PyLong_FromLong(self->rules.players); }
-static PyObject *Batch_get_obs_size(BatchObject *self, void *c) { return PyLong_FromLong(self->obs_size); }
-static PyObject *Batch_get_action_size(BatchObject *self, void *c) { return PyLong_FromLong(self->rules.actions); }
-
-static PyMethodDef Batch_methods[] = {
-    {"reset", (PyCFunction)Batch_reset, METH_VARARGS, "reset(seeds, obs, mask, seat): deal game 0 of every slot."},
-    {"step", (PyCFunction)Batch_step, METH_VARARGS,
-     "step(actions, obs, mask, rewards, terminated, seat): one action in every slot (see bummerl.core)."},
-    {"game_seeds", (PyCFunction)Batch_game_seeds, METH_O, "game_seeds(out): each slot's current game seed."},
-    {NULL, NULL, 0, NULL},
-};
-static PyGetSetDef Batch_getset[] = {
-    {"num_envs", (getter)Batch_get_num_envs, NULL, "Games stepped together.", NULL},
-    {"players", (getter)Batch_get_players, NULL, "Seats per game.", NULL},
-    {"observation_size", (getter)Batch_get_obs_size, NULL, "Floats per observation.", NULL},
-    {"action_size", (getter)Batch_get_action_size, NULL, "Numbers per mask.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject BatchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bummerl.core._table.Batch",
-    .tp_basicsize = sizeof(BatchObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "N table games of one variant stepped together (see bummerl.core).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Batch_init,
-    .tp_dealloc = (destructor)Batch_dealloc,
-    .tp_methods = Batch_methods,
-    .tp_getset = Batch_getset,
-};
-
-/* ------------------------------------------------------------------------------------------ module functions */
-static PyObject *core_deal(PyObject *module, PyObject *args) {
-    PyObject *config, *seed_obj;
-    int dealer;
-    Rules R;
-    uint64_t seed;
-    if (!PyArg_ParseTuple(args, "OOi", &config, &seed_obj, &dealer) || read_config(config, &R) < 0 ||
-        read_seed(seed_obj, &seed) < 0)
-        return NULL;
+static int family_shuffle(const void *config, uint64_t seed, int *order) {
     uint8_t deck[DECK_SIZE];
-    int values[DECK_SIZE];
+    (void)config;
     shuffled_pack(seed, deck);
-    for (int i = 0; i < DECK_SIZE; i++) values[i] = deck[i];
-    return int_list(values, DECK_SIZE);
+    for (int i = 0; i < DECK_SIZE; i++) order[i] = deck[i];
+    return DECK_SIZE;
+}
+static void family_deal(const void *config, void *g, uint64_t seed, int dealer) {
+    uint8_t deck[DECK_SIZE];
+    shuffled_pack(seed, deck);
+    init_state(config, g, deck, dealer);
+}
+static int family_to_move(const void *g) { return ((const TState *)g)->to_move; }
+static int family_over(const void *g) { return ((const TState *)g)->phase == PH_OVER; }
+static int family_random_action(const void *config, void *g, uint64_t *rng) {
+    int legal[MAX_LEGAL];
+    int k = legal_actions(config, g, legal);
+    return legal[below(rng, (uint64_t)k)];
+}
+static int family_is_legal(const void *config, void *g, int64_t action) {
+    const Rules *R = config;
+    return action >= 0 && action < R->actions && is_legal(R, g, (int)action);
+}
+static void family_apply(const void *config, void *g, int action) { apply_action(config, g, action); }
+static void family_encode(const void *config, const void *g, int seat, int info, float *out) {
+    encode(config, g, seat, info, out);
+}
+static void family_mask(const void *config, void *g, int seat, int8_t *out) { write_mask(config, g, seat, out); }
+static int family_winners(const void *game, int *points) {
+    const TState *g = game;
+    *points = g->r_points;
+    return g->r_winners;
 }
 
-/* ``bummerl selfplay --bots random,...`` (bummerl.arena.selfplay) in C: the same deal seeds, dealers and bot
- * choices.  Returns (game points per seat, games won per seat, games nobody scored, actions applied). */
-static PyObject *core_random_games(PyObject *module, PyObject *args) {
-    PyObject *config, *seed_obj;
-    Py_ssize_t games;
-    Rules R;
-    uint64_t seed;
-    if (!PyArg_ParseTuple(args, "OOn", &config, &seed_obj, &games) || read_config(config, &R) < 0 ||
-        read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    int n = R.players, legal[MAX_LEGAL];
-    uint64_t deal_root = derive0(seed), bot_root = extend1(derive0(seed), BOT_SEEDS);
-    long long points[4] = {0, 0, 0, 0}, wins[4] = {0, 0, 0, 0}, draws = 0, actions = 0;
-    TState g;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t i = 0; i < games; i++) {
-        uint64_t bots = extend1(bot_root, (uint64_t)i), rng[4];
-        for (int p = 0; p < n; p++) rng[p] = extend1(bots, (uint64_t)p);
-        uint8_t deck[DECK_SIZE];
-        shuffled_pack(extend1(deal_root, (uint64_t)i), deck);
-        init_state(&R, &g, deck, (int)((R.default_dealer + i) % n));
-        while (g.phase != PH_OVER) {
-            int k = legal_actions(&R, &g, legal);
-            apply_action(&R, &g, legal[below(&rng[g.to_move], (uint64_t)k)]);
-            actions++;
-        }
-        int scored = 0;
-        for (int p = 0; p < n; p++)
-            if (((g.r_winners >> p) & 1) && g.r_points > 0) {
-                points[p] += g.r_points;
-                wins[p]++;
-                scored = 1;
-            }
-        draws += !scored;
-    }
-    Py_END_ALLOW_THREADS;
-    PyObject *pts = PyTuple_New(n), *won = PyTuple_New(n);
-    if (pts == NULL || won == NULL) {
-        Py_XDECREF(pts);
-        Py_XDECREF(won);
-        return NULL;
-    }
-    for (int p = 0; p < n; p++) {
-        PyTuple_SET_ITEM(pts, p, PyLong_FromLongLong(points[p]));
-        PyTuple_SET_ITEM(won, p, PyLong_FromLongLong(wins[p]));
-    }
-    return Py_BuildValue("(NNLL)", pts, won, draws, actions);
-}
+static const CoreFamily FAMILY = CORE_FAMILY(Rules, TState);
 
-static PyMethodDef methods[] = {
-    {"deal", core_deal, METH_VARARGS, "deal(config, seed, dealer) -> Game.deal's pack order as card indices."},
-    {"random_games", core_random_games, METH_VARARGS,
-     "random_games(config, seed, games) -> (points per seat, wins per seat, draws, actions): random self-play."},
-    {NULL, NULL, 0, NULL},
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_table",
+    .m_doc = "The compiled core of the table games (see bummerl.core).",
+    .m_size = -1,
+    .m_methods = core_methods,
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_table",
-                                    "The compiled core of the table games (see bummerl.core).", -1, methods};
-
-PyMODINIT_FUNC PyInit__table(void) {
-    if (PyType_Ready(&StateType) < 0 || PyType_Ready(&BatchType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    if (PyModule_AddObjectRef(m, "State", (PyObject *)&StateType) < 0 ||
-        PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__table(void) { return core_module(&module, &StateType); }

@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* For _core.h's Batch and module functions. */
+#define CORE_MODULE "_two_player"
+#define CORE_GAMES "two-player"
 #include "_core.h"
 
 #define MAX_HAND 16
@@ -410,43 +413,9 @@ static void write_mask(const Config *c, Game *g, int seat, int8_t *out) {
 }
 
 /* ------------------------------------------------------------------ reading the config */
-/* A sequence of at most ``cap`` ints. */
-static int read_ints(PyObject *v, const char *key, int *out, int cap, int *count) {
-    PyObject *seq = PySequence_Fast(v, "expected a sequence of ints");
-    if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > cap) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "config %s: at most %d values", key, cap);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[i] = (int)x;
-    }
-    *count = (int)n;
-    Py_DECREF(seq);
-    return 0;
-}
-
-static int get_ints(PyObject *dict, const char *key, int *out, int cap, int *count) {
-    PyObject *v = PyMapping_GetItemString(dict, key);
-    if (v == NULL) return -1;
-    int r = read_ints(v, key, out, cap, count);
-    Py_DECREF(v);
-    return r;
-}
-
 static int read_config(PyObject *dict, Config *c) {
     memset(c, 0, sizeof(Config));
-    struct {
-        const char *key;
-        int *field;
-    } ints[] = {
+    const IntField ints[] = {
         {"hand_size", &c->hand_size},
         {"trump_position", &c->trump_pos},
         {"talon_position", &c->talon_pos},
@@ -473,8 +442,7 @@ static int read_config(PyObject *dict, Config *c) {
         {"target", &c->target},
         {"schneider", &c->schneider},
     };
-    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
-        if (get_int(dict, ints[i].key, ints[i].field) < 0) return -1;
+    if (get_int_fields(dict, ints, sizeof(ints) / sizeof(ints[0])) < 0) return -1;
     if (get_ints(dict, "pack", c->pack, 32, &c->pack_size) < 0 ||
         get_ints(dict, "vorhand_positions", c->vpos, MAX_HAND, &c->nv) < 0 ||
         get_ints(dict, "dealer_positions", c->dpos, MAX_HAND, &c->nd) < 0)
@@ -502,6 +470,7 @@ typedef struct {
 static PyTypeObject StateType;
 
 static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
+    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
     PyObject *config, *deck;
     int dealer;
     if (!PyArg_ParseTuple(args, "OOi", &config, &deck, &dealer) || read_config(config, &self->config) < 0) return -1;
@@ -519,6 +488,7 @@ static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *State_legal(StateObject *self, PyObject *unused) {
+    (void)unused;
     ensure_legal(&self->config, &self->game);
     PyObject *out = PyList_New(self->game.nlegal);
     if (out == NULL) return NULL;
@@ -562,12 +532,14 @@ static PyObject *State_mask(StateObject *self, PyObject *args) {
 }
 
 static PyObject *State_result(StateObject *self, PyObject *unused) {
+    (void)unused;
     const Game *g = &self->game;
     if (!g->over) Py_RETURN_NONE;
     return Py_BuildValue("(iiiii)", g->r_winner, g->r_points, g->r_reason, g->r_augen[0], g->r_augen[1]);
 }
 
 static PyObject *State_copy(StateObject *self, PyObject *unused) {
+    (void)unused;
     StateObject *copy = PyObject_New(StateObject, &StateType);
     if (copy == NULL) return NULL;
     copy->config = self->config;
@@ -575,8 +547,14 @@ static PyObject *State_copy(StateObject *self, PyObject *unused) {
     return (PyObject *)copy;
 }
 
-static PyObject *State_get_to_move(StateObject *self, void *closure) { return PyLong_FromLong(self->game.to_move); }
-static PyObject *State_get_over(StateObject *self, void *closure) { return PyBool_FromLong(self->game.over); }
+static PyObject *State_get_to_move(StateObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.to_move);
+}
+static PyObject *State_get_over(StateObject *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(self->game.over);
+}
 
 static PyMethodDef State_methods[] = {
     {"legal", (PyCFunction)State_legal, METH_NOARGS, "The legal action numbers, in Game.legal_actions()'s order."},
@@ -593,313 +571,53 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0) .tp_name = "bummerl.core._two_player.State",
-    .tp_basicsize = sizeof(StateObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One two-player game (see bummerl.core).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)State_init,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
+static PyTypeObject StateType = CORE_STATE_TYPE("One two-player game (see bummerl.core).");
 
-/* ------------------------------------------------------------------ Batch: N games stepped together */
-typedef struct {
-    Game game;
-    uint64_t stream;    /* SeedStream: the seeds of the slot's next games */
-    uint64_t first;     /* the seed of the current game before redeals */
-    uint64_t seed;      /* the current game's seed */
-    uint64_t bot_rng[2];
-    int64_t index;      /* games dealt since the seeded reset */
-    int8_t agent;       /* the agent's seat in this game (-1: self-play) */
-    int8_t done;        /* the game ended at the last call: deal the next one */
-    int8_t last_mover;
-} Slot;
-
-typedef struct {
-    PyObject_HEAD Config config;
-    Slot *slots;
-    Py_ssize_t n;
-    int info, agent, dealer, reward, illegal, obs_size;
-} BatchObject;
-
-static int pick_dealer(const BatchObject *b, uint64_t seed, int64_t index) {
-    if (b->dealer == -1) return (int)(extend1(derive0(seed), DEALER_SEEDS) % 2);
-    if (b->dealer == -2) return (int)((b->config.default_dealer + index) % 2);
-    return b->dealer;
-}
-
-/* The random opponents choose until the agent is to move or the game is over (BummerlEnv._play_bots). */
-static void play_bots(BatchObject *b, Slot *s) {
-    Game *g = &s->game;
-    if (s->agent < 0) return;
-    while (!g->over && g->to_move != s->agent) {
-        ensure_legal(&b->config, g);
-        int p = g->to_move;
-        int code = g->legal[below(&s->bot_rng[p], (uint64_t)g->nlegal)];
-        s->last_mover = (int8_t)p;
-        apply_code(&b->config, g, code);
-    }
-}
-
-/* Deal the slot's next game (BummerlEnv.reset): redealt while it ends before the agent decides. */
-static void next_game(BatchObject *b, Slot *s, int seeded) {
-    uint64_t first = seeded ? s->stream : next_u64(&s->stream);
-    if (seeded) s->index = 0;
-    else s->index++;
-    s->first = first;
-    for (uint64_t k = 0;; k++) {
-        uint64_t seed = k == 0 ? first : extend1(extend1(derive0(first), REDEAL_SEEDS), k);
-        s->seed = seed;
-        deal_seed(&b->config, &s->game, seed, pick_dealer(b, seed, s->index));
-        s->agent = (int8_t)(b->agent == -2 ? (int)(extend1(derive0(seed), SEAT_SEEDS) % 2) : b->agent);
-        s->last_mover = s->game.to_move;
-        uint64_t bots = extend1(derive0(seed), BOT_SEEDS);
-        s->bot_rng[0] = extend1(bots, 0);
-        s->bot_rng[1] = extend1(bots, 1);
-        play_bots(b, s);
-        if (!s->game.over || k >= 1000) break;
-    }
-    s->done = 0;
-}
-
-static inline int seat_of(const Slot *s) { return s->agent >= 0 ? s->agent : (s->game.over ? s->last_mover : s->game.to_move); }
-
-static void write_slot(BatchObject *b, Slot *s, Py_ssize_t i, float *obs, int8_t *mask, int8_t *seat) {
-    int me = seat_of(s);
-    encode(&b->config, &s->game, me, b->info, obs + i * b->obs_size);
-    if (s->done) memset(mask + i * ACTIONS, 0, ACTIONS); /* the episode is over (a forfeit leaves the game as it was) */
-    else write_mask(&b->config, &s->game, me, mask + i * ACTIONS);
-    seat[i] = (int8_t)me;
-}
-
-/* episode.seat_rewards / forfeit_rewards for two seats: zero-sum (+p, -p) or points (p, 0). */
-static void write_rewards(const BatchObject *b, int winner, int points, float *r) {
-    r[0] = r[1] = 0.0f;
-    if (winner < 0) return;
-    r[winner] = (float)points;
-    if (b->reward == 0) r[1 - winner] = (float)-points;
-}
-
-static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"config", "num_envs", "information_state", "agent", "dealer", "reward", "illegal", NULL};
-    PyObject *config;
-    Py_ssize_t n;
-    int info = 0, agent = -1, dealer = -1, reward = 0, illegal = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "On|$piiii", kwlist, &config, &n, &info, &agent, &dealer, &reward,
-                                     &illegal) ||
-        read_config(config, &self->config) < 0)
-        return -1;
-    if (n < 1 || agent < -2 || agent > 1 || dealer < -2 || dealer > 1 || reward < 0 || reward > 1 || illegal < 0 ||
-        illegal > 1) {
-        PyErr_SetString(PyExc_ValueError, "Batch: num_envs >= 1, agent -2..1, dealer -2..1, reward 0..1, illegal 0..1");
-        return -1;
-    }
-    PyMem_Free(self->slots);
-    self->slots = PyMem_Calloc((size_t)n, sizeof(Slot));
-    if (self->slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    self->n = n;
-    self->info = info;
-    self->agent = agent;
-    self->dealer = dealer;
-    self->reward = reward;
-    self->illegal = illegal;
-    self->obs_size = OBSERVATION + (info ? self->config.max_tricks * TRICK_BLOCK : 0);
-    for (Py_ssize_t i = 0; i < n; i++) self->slots[i].done = 1;
+/* ------------------------------------------------------------------ the family, for _core.h's Batch */
+/* The rules behind CoreFamily's shared signatures: each casts the opaque config and game back to this core's. */
+static int family_read_config(PyObject *dict, void *config, CoreShape *shape) {
+    Config *c = config;
+    if (read_config(dict, c) < 0) return -1;
+    *shape = (CoreShape){.players = 2,
+                         .actions = ACTIONS,
+                         .obs_size = OBSERVATION,
+                         .info_size = OBSERVATION + c->max_tricks * TRICK_BLOCK,
+                         .default_dealer = c->default_dealer,
+                         .forfeit_points = c->forfeit_points};
     return 0;
 }
-
-static void Batch_dealloc(BatchObject *self) {
-    PyMem_Free(self->slots);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+static int family_shuffle(const void *config, uint64_t seed, int *order) {
+    shuffled_pack(config, seed, order);
+    return ((const Config *)config)->pack_size;
+}
+static void family_deal(const void *config, void *g, uint64_t seed, int dealer) { deal_seed(config, g, seed, dealer); }
+static int family_to_move(const void *g) { return ((const Game *)g)->to_move; }
+static int family_over(const void *g) { return ((const Game *)g)->over; }
+static int family_random_action(const void *config, void *game, uint64_t *rng) {
+    Game *g = game;
+    ensure_legal(config, g);
+    return g->legal[below(rng, (uint64_t)g->nlegal)];
+}
+static int family_is_legal(const void *config, void *g, int64_t action) { return is_legal(config, g, action); }
+static void family_apply(const void *config, void *g, int action) { apply_code(config, g, action); }
+static void family_encode(const void *config, const void *g, int seat, int info, float *out) {
+    encode(config, g, seat, info, out);
+}
+static void family_mask(const void *config, void *g, int seat, int8_t *out) { write_mask(config, g, seat, out); }
+static int family_winners(const void *game, int *points) {
+    const Game *g = game;
+    *points = g->r_points;
+    return g->r_winner >= 0 ? 1 << g->r_winner : 0;
 }
 
-static PyObject *Batch_reset(BatchObject *self, PyObject *args) {
-    PyObject *seeds, *obs, *mask, *seat;
-    if (!PyArg_ParseTuple(args, "OOOO", &seeds, &obs, &mask, &seat)) return NULL;
-    Buffers bufs = {.count = 0};
-    Py_ssize_t n = self->n;
-    if (take(&bufs, seeds, 8, n, 0, "seeds") < 0 || take(&bufs, obs, 4, n * self->obs_size, 1, "obs") < 0 ||
-        take(&bufs, mask, 1, n * ACTIONS, 1, "mask") < 0 || take(&bufs, seat, 1, n, 1, "seat") < 0)
-        return NULL;
-    const uint64_t *s = bufs.views[0].buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        self->slots[i].stream = s[i];
-        next_game(self, &self->slots[i], 1);
-        write_slot(self, &self->slots[i], i, bufs.views[1].buf, bufs.views[2].buf, bufs.views[3].buf);
-    }
-    release(&bufs);
-    Py_RETURN_NONE;
-}
+static const CoreFamily FAMILY = CORE_FAMILY(Config, Game);
 
-static PyObject *Batch_step(BatchObject *self, PyObject *args) {
-    PyObject *actions, *obs, *mask, *rewards, *terminated, *seat;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &actions, &obs, &mask, &rewards, &terminated, &seat)) return NULL;
-    Buffers bufs = {.count = 0};
-    Py_ssize_t n = self->n;
-    if (take(&bufs, actions, 8, n, 0, "actions") < 0 || take(&bufs, obs, 4, n * self->obs_size, 1, "obs") < 0 ||
-        take(&bufs, mask, 1, n * ACTIONS, 1, "mask") < 0 || take(&bufs, rewards, 4, n * 2, 1, "rewards") < 0 ||
-        take(&bufs, terminated, 1, n, 1, "terminated") < 0 || take(&bufs, seat, 1, n, 1, "seat") < 0)
-        return NULL;
-    const int64_t *a = bufs.views[0].buf;
-    float *r = bufs.views[3].buf;
-    uint8_t *term = bufs.views[4].buf;
-    if (!self->illegal) {
-        /* Checked first: a refused step changes no game. */
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Slot *s = &self->slots[i];
-            if (!s->done && !is_legal(&self->config, &s->game, a[i])) {
-                release(&bufs);
-                return PyErr_Format(PyExc_ValueError, "game %zd: action %lld is not legal for seat %d", i,
-                                    (long long)a[i], s->game.to_move);
-            }
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Slot *s = &self->slots[i];
-        Game *g = &s->game;
-        r[2 * i] = r[2 * i + 1] = 0.0f;
-        term[i] = 0;
-        if (s->done) {
-            next_game(self, s, 0);
-        } else if (!is_legal(&self->config, g, a[i])) {
-            /* The forfeit (illegal=1): the mover loses the arena's forfeit points; the game stays as it was. */
-            int mover = g->to_move;
-            write_rewards(self, 1 - mover, self->config.forfeit_points, r + 2 * i);
-            s->last_mover = (int8_t)mover;
-            term[i] = 1;
-            s->done = 1;
-        } else {
-            s->last_mover = g->to_move;
-            apply_code(&self->config, g, (int)a[i]);
-            play_bots(self, s);
-            if (g->over) {
-                write_rewards(self, g->r_winner, g->r_points, r + 2 * i);
-                term[i] = 1;
-                s->done = 1;
-            }
-        }
-        write_slot(self, s, i, bufs.views[1].buf, bufs.views[2].buf, bufs.views[5].buf);
-    }
-    release(&bufs);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Batch_game_seeds(BatchObject *self, PyObject *arg) {
-    Buffers bufs = {.count = 0};
-    if (take(&bufs, arg, 8, self->n, 1, "out") < 0) return NULL;
-    uint64_t *out = bufs.views[0].buf;
-    for (Py_ssize_t i = 0; i < self->n; i++) out[i] = self->slots[i].seed;
-    release(&bufs);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Batch_get_num_envs(BatchObject *self, void *c) { return PyLong_FromSsize_t(self->n); }
-static PyObject *Batch_get_players(BatchObject *self, void *c) { return PyLong_FromLong(2); }
-static PyObject *Batch_get_obs_size(BatchObject *self, void *c) { return PyLong_FromLong(self->obs_size); }
-static PyObject *Batch_get_action_size(BatchObject *self, void *c) { return PyLong_FromLong(ACTIONS); }
-
-static PyMethodDef Batch_methods[] = {
-    {"reset", (PyCFunction)Batch_reset, METH_VARARGS, "reset(seeds, obs, mask, seat): deal game 0 of every slot."},
-    {"step", (PyCFunction)Batch_step, METH_VARARGS,
-     "step(actions, obs, mask, rewards, terminated, seat): one action in every slot (see bummerl.core)."},
-    {"game_seeds", (PyCFunction)Batch_game_seeds, METH_O, "game_seeds(out): each slot's current game seed."},
-    {NULL, NULL, 0, NULL},
-};
-static PyGetSetDef Batch_getset[] = {
-    {"num_envs", (getter)Batch_get_num_envs, NULL, "Games stepped together.", NULL},
-    {"players", (getter)Batch_get_players, NULL, "Seats per game.", NULL},
-    {"observation_size", (getter)Batch_get_obs_size, NULL, "Floats per observation.", NULL},
-    {"action_size", (getter)Batch_get_action_size, NULL, "Numbers per mask.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_two_player",
+    .m_doc = "The compiled core of the two-player games (see bummerl.core).",
+    .m_size = -1,
+    .m_methods = core_methods,
 };
 
-static PyTypeObject BatchType = {
-    PyVarObject_HEAD_INIT(NULL, 0) .tp_name = "bummerl.core._two_player.Batch",
-    .tp_basicsize = sizeof(BatchObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "N two-player games of one variant stepped together (see bummerl.core).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Batch_init,
-    .tp_dealloc = (destructor)Batch_dealloc,
-    .tp_methods = Batch_methods,
-    .tp_getset = Batch_getset,
-};
-
-/* ------------------------------------------------------------------ module functions */
-static PyObject *core_deal(PyObject *module, PyObject *args) {
-    PyObject *config, *seed_obj;
-    int dealer;
-    Config c;
-    uint64_t seed;
-    if (!PyArg_ParseTuple(args, "OOi", &config, &seed_obj, &dealer) || read_config(config, &c) < 0 ||
-        read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    int order[32];
-    shuffled_pack(&c, seed, order);
-    PyObject *out = PyList_New(c.pack_size);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < c.pack_size; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(order[i]));
-    return out;
-}
-
-/* ``bummerl selfplay --bots random,random`` (bummerl.arena.selfplay) in C: the same seeds, dealers and choices. */
-static PyObject *core_random_games(PyObject *module, PyObject *args) {
-    PyObject *config, *seed_obj;
-    Py_ssize_t games;
-    Config c;
-    uint64_t seed;
-    if (!PyArg_ParseTuple(args, "OOn", &config, &seed_obj, &games) || read_config(config, &c) < 0 ||
-        read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    uint64_t deal_root = derive0(seed), bot_root = extend1(derive0(seed), BOT_SEEDS);
-    long long points[2] = {0, 0}, wins[2] = {0, 0}, draws = 0, actions = 0;
-    Game g;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t i = 0; i < games; i++) {
-        uint64_t bots = extend1(bot_root, (uint64_t)i);
-        uint64_t rng[2] = {extend1(bots, 0), extend1(bots, 1)};
-        deal_seed(&c, &g, extend1(deal_root, (uint64_t)i), (int)((c.default_dealer + i) % 2));
-        while (!g.over) {
-            ensure_legal(&c, &g);
-            apply_code(&c, &g, g.legal[below(&rng[g.to_move], (uint64_t)g.nlegal)]);
-            actions++;
-        }
-        if (g.r_winner >= 0) {
-            points[g.r_winner] += g.r_points;
-            wins[g.r_winner]++;
-        } else {
-            draws++;
-        }
-    }
-    Py_END_ALLOW_THREADS;
-    return Py_BuildValue("((LL)(LL)LL)", points[0], points[1], wins[0], wins[1], draws, actions);
-}
-
-static PyMethodDef methods[] = {
-    {"deal", core_deal, METH_VARARGS, "deal(config, seed, dealer) -> Game.deal's pack order as card indices."},
-    {"random_games", core_random_games, METH_VARARGS,
-     "random_games(config, seed, games) -> ((points per seat), (wins per seat), draws, actions): random selfplay."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_two_player",
-                                    "The compiled core of the two-player games (see bummerl.core).", -1, methods};
-
-PyMODINIT_FUNC PyInit__two_player(void) {
-    if (PyType_Ready(&StateType) < 0 || PyType_Ready(&BatchType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    Py_INCREF(&StateType);
-    Py_INCREF(&BatchType);
-    if (PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0 ||
-        PyModule_AddObject(m, "Batch", (PyObject *)&BatchType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__two_player(void) { return core_module(&module, &StateType); }

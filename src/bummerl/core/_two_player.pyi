@@ -1,58 +1,19 @@
 """Types of the compiled core of the two-player games (src/bummerl/core/_two_player.c); see :mod:`bummerl.core`.
 
-The buffers are the caller's (NumPy arrays, ``bytearray``, ``array.array``): C-contiguous, writable where written,
-of the item type and length named; the core checks both and raises ``ValueError`` naming the buffer.
+Batch, deal and random_games are _core.h's, typed in ``_core.pyi`` with the buffers' rules.
 """
 
 from collections.abc import Mapping
 
-from typing_extensions import Buffer
+from bummerl.core import _core
+from bummerl.core._core import deal as deal
+from bummerl.core._core import random_games as random_games
 
-class Batch:
-    """``num_envs`` games of one variant stepped together (the batch interface of :mod:`bummerl.core`)."""
+class Batch(_core.Batch):
+    """``num_envs`` two-player games of one variant stepped together."""
 
-    num_envs: int
-    players: int
-    observation_size: int
-    action_size: int
-    def __init__(
-        self,
-        config: Mapping[str, object],
-        num_envs: int,
-        *,
-        information_state: bool = False,
-        agent: int = -1,
-        dealer: int = -1,
-        reward: int = 0,
-        illegal: int = 1,
-    ) -> None: ...
-    def reset(self, seeds: Buffer, obs: Buffer, mask: Buffer, seat: Buffer, /) -> None: ...
-    def step(
-        self,
-        actions: Buffer,
-        obs: Buffer,
-        mask: Buffer,
-        rewards: Buffer,
-        terminated: Buffer,
-        seat: Buffer,
-        /,
-    ) -> None: ...
-    def game_seeds(self, out: Buffer, /) -> None: ...
-
-def deal(config: Mapping[str, object], seed: int, dealer: int, /) -> list[int]: ...
-def random_games(
-    config: Mapping[str, object], seed: int, games: int, /
-) -> tuple[tuple[int, ...], tuple[int, ...], int, int]: ...
-
-class State:
+class State(_core.State):
     """One game, the compiled twin of :class:`~bummerl.two_player.TwoPlayerGame` (the differential test's)."""
 
     def __init__(self, config: Mapping[str, object], deck: list[int], dealer: int, /) -> None: ...
-    to_move: int
-    over: bool
-    def legal(self) -> list[int]: ...
-    def apply(self, code: int, /) -> None: ...
-    def encode(self, seat: int, information_state: bool, out: Buffer, /) -> None: ...
-    def mask(self, seat: int, out: Buffer, /) -> None: ...
     def result(self) -> tuple[int, int, int, int, int] | None: ...
-    def copy(self) -> State: ...
