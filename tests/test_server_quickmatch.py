@@ -398,3 +398,20 @@ def test_a_quick_match_table_counts_for_every_person_seated_at_it_by_address_and
         assert (friend.status_code, friend.json()["detail"]["code"]) == (429, "too_many_tables")
         at(c, "203.0.113.9")  # a fresh address with a fresh player may
         assert ask(c, player(c, "Cleo")).status_code == 201
+
+
+def test_the_table_says_whether_it_is_rated_in_its_summary_and_its_welcome(client: TestClient) -> None:
+    """docs/web.md: a quick-match table is rated, a friend's table is not; the summary and the welcome say which
+    (the table page shows its "Rated" badge from the welcome)."""
+    ask(client, player(client, "Anna"))
+    seat = ask(client, player(client, "Bert")).json()["table"]
+    friend = client.post("/api/tables", json={}).json()
+    for table_id, ws_url, token, rated in (
+        (seat["table_id"], seat["ws_url"], seat["token"], True),
+        (friend["table_id"], friend["ws_url"], friend["token"], False),
+    ):
+        assert client.get(f"/api/tables/{table_id}").json()["rated"] is rated
+        with client.websocket_connect(ws_url) as ws:
+            ws.send_json({"type": "hello", "token": token})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["rated"] is rated

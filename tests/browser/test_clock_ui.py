@@ -89,6 +89,9 @@ def test_a_silent_player_is_moved_for_and_after_two_timeouts_the_game_counts_as_
         wait_until(page, anna_on_the_clock, "Anna's countdown")
         # One countdown on the table, at the seat whose move it is (a machine under load may already show 0:00).
         assert page.locator(".clock-badge").count() == 1
+        # The table's line names its time per move; a friend's table is not rated: no badge.
+        assert "5\xa0s pro Zug" in page.locator("#variant-line").inner_text()
+        assert page.locator("#rated-badge").count() == 0
         assert re.search(r"0:0[0-5]", page.locator(".seat-bottom .clock-badge .clock-time").inner_text())
         settled(page)
         shot(page, "clock-de")

@@ -95,6 +95,12 @@ def test_two_browsers_that_press_quick_match_sit_at_one_table(
     # Each page plays its own seat: its hand is drawn, and both are connected.
     for page in (anna, bert):
         page.locator(".seat-bottom .hand .card").first.wait_for(timeout=15000)
+    # The table's line says it is rated (a quick-match table) and its time per move.
+    assert (
+        anna.locator("#rated-badge").inner_text() == "Gewertet" and bert.locator("#rated-badge").inner_text() == "Rated"
+    )
+    assert "30\xa0s pro Zug" in anna.locator("#variant-line").inner_text()
+    assert "30\xa0s per move" in bert.locator("#variant-line").inner_text()
     deadline = time.monotonic() + 10
     while not all(p["connected"] for p in server.get_json(f"/api/tables/{table_id}")["players"]):
         assert time.monotonic() < deadline, "both seats connected"

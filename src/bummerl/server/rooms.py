@@ -586,6 +586,8 @@ class Room:
             "seats": len(self.seats),
             "practice": self.data.practice,
             "move_seconds": self.data.move_seconds,
+            # Whether its games between people move their ratings (a quick-match table; people_ratings.py).
+            "rated": self.data.rated,
             "players": self.players(),
             "status": self.status,
             "match": self.match_json(),
@@ -1226,9 +1228,11 @@ def welcome_message(room: Room, conn: Connection) -> dict[str, Any]:
         "players": room.players(),
         # The game on the table so far, as the log shows it: a reloaded page tells what happened again.
         "log": room.game_log(),
-        # What a seat may say (docs/web.md, "Phrases"); the table's time per move (null: no clock).
+        # What a seat may say (docs/web.md, "Phrases"); the table's time per move (null: no clock); whether its
+        # games between people move their ratings.
         "phrases": catalog(),
         "move_seconds": room.data.move_seconds,
+        "rated": room.data.rated,
     }
 
 

@@ -224,7 +224,7 @@ export class BiddingTable {
     const status = h(
       "div",
       { class: "panel tg-status" },
-      variantLine(v.variant, this.page.variants),
+      variantLine(v.variant, this.page.variants, this.page.facts),
       statusParts(v, this.o),
       rules,
     );

@@ -275,10 +275,10 @@ export function traits(view) {
  * The table's variant and house rules in one line for its header: "Schnapsen (weich) · Hausregeln: ...".
  * `variants`: `GET /api/variants` (for the two-player titles), `variant`: the state's `view.variant`.
  */
-export function variantLine(variant, variants) {
+export function variantLine(variant, variants, facts = {}) {
   if (!variant) return null;
   const rules = houseRules(variant.options);
-  return h(
+  const line = h(
     "div",
     { class: "variant-line", id: "variant-line" },
     h("strong", {}, variantTitle(variant.name, variants)),
@@ -289,6 +289,14 @@ export function variantLine(variant, variants) {
       rules.length ? t("d_house_rules", { rules: rules.join(" · ") }) : t("d_standard_rules"),
     ),
   );
+  // The table's clock, and whether its games move the players' ratings (a quick-match table): the welcome's facts.
+  if (facts.moveSeconds) {
+    line.append(" · ", h("span", { class: "table-clock-line" }, t("table_clock", { seconds: facts.moveSeconds })));
+  }
+  if (facts.rated) {
+    line.append(" ", h("span", { class: "rated-badge", id: "rated-badge", title: t("rated_title") }, t("rated")));
+  }
+  return line;
 }
 
 // ------------------------------------------------------------------ banners of a table

@@ -80,6 +80,7 @@ export class TablePage {
     this.kept = null; // { state, analysis }: the last game's result, kept after another player dealt the next
     this.nextSent = false;
     this.invites = null; // the open invitations as the server last said
+    this.facts = { rated: false, moveSeconds: null }; // the welcome's: a rated table, its time per move
     this.invitesAsked = -1;
     // Hints, the learning mode and the question before going out (hints.js); it sends through the table's socket.
     this.help = new TableHelp({ socket: null, render: () => this.render() });
@@ -123,6 +124,8 @@ export class TablePage {
       this.holdUntil = 0;
       // What happened so far in this game, from the server's stored events: the log survives a reload.
       if (Array.isArray(message.log)) this.restoreLog(message.log);
+      // What the table's line tells besides its rules: a rated table, its time per move.
+      this.facts = { rated: Boolean(message.rated), moveSeconds: message.move_seconds || null };
       if (this.token && message.role !== "player") {
         // The stored token no longer holds a seat here: forget it and watch instead.
         seats.forget(this.tableId);

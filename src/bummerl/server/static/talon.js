@@ -157,7 +157,7 @@ export class TalonTable {
       h(
         "div",
         { class: "table-tools" },
-        variantLine(variant, page.variants),
+        variantLine(variant, page.variants, page.facts),
         rulesLink(variant, { table: page.tableId }),
       ),
     );
