@@ -79,6 +79,10 @@ def test_the_lobby_fits_a_phone(
             page.evaluate("document.querySelector('.seed-field').open = true")
             assert no_sideways_scroll(page) == 0, f"the lobby of {variant} is wider than the phone ({lang})"
         assert on_first_screen(page, "#lang-select, #faces-select, #motion-toggle, #sound-toggle")
+        # The new table's clock: a labelled select, big enough for a finger.
+        label = {"de": "Zeit pro Zug", "en": "Time per move"}[lang]
+        clock = page.get_by_label(label, exact=True).bounding_box()
+        assert clock is not None and clock["width"] >= 44 and clock["height"] >= 44, clock
         page.check("#variant-schnapsen")
         shot(page, f"lobby-phone-390-{lang}")
         for path in ("/#/history", "/#/tournaments"):

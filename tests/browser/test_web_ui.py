@@ -120,8 +120,9 @@ def start_game(
     opponent: str = "random",
     seed: int | None = None,
     auto_declare: bool | None = None,
+    move_seconds: int | None = None,
 ) -> str:
-    """Create a table from the lobby form, as a player would; returns the table id."""
+    """Create a table from the lobby form, as a player would (``move_seconds``: its clock); returns the table id."""
     page.goto(server.url + "/")
     page.locator("#start").wait_for()
     page.check(f"#variant-{variant}")
@@ -129,6 +130,8 @@ def start_game(
         page.set_checked("#opt-auto_declare", auto_declare)
     page.select_option("#seat-1", opponent)
     page.fill("#player-name", "Anna")
+    if move_seconds is not None:
+        page.get_by_label("Zeit pro Zug").select_option(str(move_seconds))  # the select is labelled
     if seed is not None:
         page.click("details.seed-field summary")
         page.fill("#seed", str(seed))
@@ -449,7 +452,9 @@ def test_friend_invite_and_spectator_phone(
     anna = new_context().new_page()
     errors = page_errors(anna)
     tap = StateTap(anna)
-    table = start_game(anna, server, variant="schnapsen-scharf", opponent="friend")
+    # A clock chosen in the lobby (long enough never to run out here): the table keeps it.
+    table = start_game(anna, server, variant="schnapsen-scharf", opponent="friend", move_seconds=120)
+    assert server.get_json(f"/api/tables/{table}")["move_seconds"] == 120
     invite = anna.locator("#copy-invite")
     invite.wait_for()
     url = invite.input_value()

@@ -191,6 +191,9 @@ function chosenOptions(v, store) {
   return options;
 }
 
+/** The lobby's choices of a new table's time per move, in seconds (0: no clock, the default). */
+const MOVE_SECONDS = [0, 15, 30, 60, 120];
+
 /** A listed table's state in words: "läuft · 30 s pro Zug · eigene Regeln". */
 function tableFacts(table) {
   const facts = [t(`table_status_${table.status}`)];
@@ -210,7 +213,16 @@ class LobbyPage {
     this.busy = false;
     // One form for every variant: the seats (per "variant.seat": a bot's name or "friend") and the options
     // (per "variant.option") are kept per variant, so switching back and forth loses no choice.
-    this.form = { variant: "schnapsen", options: {}, seats: {}, name: prefs.name, seed: "", target: "", rulesOpen: {} };
+    this.form = {
+      variant: "schnapsen",
+      options: {},
+      seats: {},
+      name: prefs.name,
+      seed: "",
+      target: "",
+      moveSeconds: "",
+      rulesOpen: {},
+    };
     // Quick match (quickmatch.js): people who want the same game now; it draws into its own element.
     this.quick = new QuickMatchPanel({ title: (name) => this.title(name) });
     this.load();
@@ -274,6 +286,7 @@ class LobbyPage {
     };
     if (this.form.seed !== "") body.seed = Number(this.form.seed);
     if (this.form.target !== "" && v.match_kind === "marken") body.target = Number(this.form.target);
+    if (this.form.moveSeconds !== "") body.move_seconds = Number(this.form.moveSeconds);
     prefs.name = this.form.name;
     const data = await pageRequest(this, "POST", "/api/tables", body);
     if (!data) return;
@@ -415,6 +428,18 @@ class LobbyPage {
         }),
       ),
     );
+    // The table's clock (docs/web.md, "Clocks"): the server moves for a seat whose time per move runs out.
+    const clock = h("select", {
+      id: "move-seconds",
+      name: "move_seconds",
+      onchange: (e) => (f.moveSeconds = e.target.value),
+    });
+    for (const seconds of MOVE_SECONDS) {
+      const label = seconds ? t("table_clock", { seconds }) : t("move_seconds_none");
+      clock.append(h("option", { value: seconds ? String(seconds) : "" }, label));
+    }
+    clock.value = f.moveSeconds;
+    form.append(h("div", { class: "field" }, h("label", { for: "move-seconds" }, t("move_seconds")), clock));
     if (v.match_kind === "marken") {
       form.append(
         h(
