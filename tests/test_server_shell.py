@@ -63,6 +63,17 @@ def test_the_worker_is_served_fresh_as_javascript_with_its_shell(client: TestCli
         assert client.get(name).status_code == 200, name
 
 
+def test_the_page_links_every_style_sheet_in_its_head_and_no_script_adds_one() -> None:
+    """Every style sheet is in index.html's <head>, so a page is styled at its first paint (a sheet a script links
+    on the way shows the page unstyled for a moment) and the offline worker's shell names what the page uses."""
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    head = page.split("</head>", 1)[0]
+    linked = set(re.findall(r'<link rel="stylesheet" href="([^"]+)"', head))
+    assert linked == {p.name for p in STATIC_DIR.glob("*.css")}
+    for script in STATIC_DIR.glob("*.js"):
+        assert 'rel: "stylesheet"' not in script.read_text(encoding="utf-8"), script.name
+
+
 def test_the_worker_leaves_the_api_and_anything_with_a_query_alone() -> None:
     source = (STATIC_DIR / "sw.js").read_text(encoding="utf-8")
     # It answers a navigation (network first) and a shell file without a query (cache first), nothing else...

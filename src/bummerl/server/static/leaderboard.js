@@ -15,12 +15,6 @@ import { h, variantList, variantTitle } from "./render.js";
 /** Rows per page (the server allows up to 100). */
 export const PAGE = 50;
 
-/** Load a page's own stylesheet once (the shared <head> lists the stylesheets every page needs). */
-export function useStylesheet(href) {
-  if (!globalThis.document || document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
-  document.head.append(h("link", { rel: "stylesheet", href }));
-}
-
 /** A rating as shown: whole points, never grouped (a rating reads "1623", as a chess rating does, not "1 623"). */
 export function ratingText(rating) {
   return formatNumber(rating, { maximumFractionDigits: 0, useGrouping: false });
@@ -58,7 +52,6 @@ export function mineMessage(me, minGames) {
 
 export class LeaderboardPage {
   constructor(el, variant, { ctx, player = null }) {
-    useStylesheet("leaderboard.css");
     this.el = el;
     this.ctx = ctx;
     this.player = player;

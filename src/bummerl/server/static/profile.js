@@ -11,7 +11,7 @@
 
 import { ApiError, api, prefs, seats } from "./api.js";
 import { formatNumber, locale, t } from "./i18n.js";
-import { leaderboardHref, ratingText, useStylesheet } from "./leaderboard.js";
+import { leaderboardHref, ratingText } from "./leaderboard.js";
 import { botName, h, variantList, variantTitle } from "./render.js";
 
 const KEY = "bummerl.player";
@@ -98,7 +98,6 @@ function oneFieldForm(form, label, input, button) {
 
 export class ProfilePage {
   constructor(el, { ctx }) {
-    useStylesheet("leaderboard.css");
     this.el = el;
     this.ctx = ctx;
     this.me = null;

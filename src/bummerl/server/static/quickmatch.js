@@ -384,7 +384,6 @@ export class QuickMatchPanel {
   /** Draw the panel anew (its element stays: the lobby keeps it where it put it). */
   refresh() {
     if (this.gone) return;
-    ensureStyle();
     const parts = [h("h2", { id: "qm-heading" }, t("qm_heading")), this.countsEl];
     if (this.error) parts.push(h("p", { class: "notice error", role: "alert" }, this.error));
     if (wait.notice) parts.push(h("p", { class: "notice", role: "status" }, t(wait.notice)));
@@ -410,10 +409,4 @@ export class QuickMatchPanel {
     if (!this.el.childNodes.length) this.refresh();
     return this.el;
   }
-}
-
-/** The panel's stylesheet, linked once (index.html's head belongs to the page's shell). */
-function ensureStyle() {
-  if (document.querySelector('link[data-style="quickmatch"]')) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "quickmatch.css", dataset: { style: "quickmatch" } }));
 }
