@@ -163,6 +163,7 @@ typedef struct {
  * the rules' own, behind a signature every family can share. */
 typedef struct {
     size_t config_size, state_size;
+    int players; /* the seats where the family fixes them (two-player: 2), else 0 and the config says */
     int (*read_config)(PyObject *dict, void *config, CoreShape *shape);
     /* The deal's pack order (card indices) for a seed; returns how many cards (at most CORE_MAX_PACK). */
     int (*shuffle)(const void *config, uint64_t seed, int *order);
@@ -183,12 +184,17 @@ typedef struct {
 /* Defined by the core after this header (a tentative definition here, completed there), with CORE_FAMILY. */
 static const CoreFamily FAMILY;
 
+/* The seats of a game.  Where the family fixes them the compiler knows the number, and the dealer's rotation, the
+ * draws of a seat (``% players``) and the rewards' loops cost no division, as in the code written per core. */
+static inline int seats(const CoreShape *shape) { return FAMILY.players ? FAMILY.players : shape->players; }
+
 /* A core names its functions family_<member> and writes
- *     static const CoreFamily FAMILY = CORE_FAMILY(its config type, its game type);
+ *     static const CoreFamily FAMILY = CORE_FAMILY(its config type, its game type, its seats or 0);
  * a macro, not a function, because the table must be a constant initializer (see the top of this file). */
-#define CORE_FAMILY(ConfigType, GameType)                                                                            \
+#define CORE_FAMILY(ConfigType, GameType, fixed_players)                                                             \
     {                                                                                                                \
-        .config_size = sizeof(ConfigType), .state_size = sizeof(GameType), .read_config = family_read_config,        \
+        .config_size = sizeof(ConfigType), .state_size = sizeof(GameType), .players = fixed_players,                 \
+        .read_config = family_read_config,                                                                           \
         .shuffle = family_shuffle, .deal = family_deal, .to_move = family_to_move, .over = family_over,              \
         .random_action = family_random_action, .is_legal = family_is_legal, .apply = family_apply,                  \
         .encode = family_encode, .mask = family_mask, .winners = family_winners,                                     \
@@ -228,7 +234,7 @@ typedef struct {
 static inline void *slot_game(const BatchObject *b, Py_ssize_t i) { return b->states + (size_t)i * FAMILY.state_size; }
 
 static int pick_dealer(const BatchObject *b, uint64_t seed, int64_t index) {
-    int n = b->shape.players;
+    int n = seats(&b->shape);
     if (b->dealer == -1) return (int)(extend1(derive0(seed), DEALER_SEEDS) % (uint64_t)n);
     if (b->dealer == -2) return (int)((b->shape.default_dealer + index) % n);
     return b->dealer;
@@ -246,7 +252,7 @@ static void play_bots(BatchObject *b, CoreSlot *s, void *g) {
 
 /* Deal the slot's next game (BummerlEnv.reset): dealt again while it ends before the agent decides. */
 static void next_game(BatchObject *b, CoreSlot *s, void *g, int seeded) {
-    int players = b->shape.players;
+    int players = seats(&b->shape);
     uint64_t first = seeded ? s->stream : next_u64(&s->stream);
     if (seeded)
         s->index = 0;
@@ -285,7 +291,7 @@ static void write_slot(BatchObject *b, CoreSlot *s, void *g, Py_ssize_t i, float
  * a team of partners (seat s plays for team s % 2) or, at two and three, a seat; zero-sum gives each unit its
  * points minus the mean of the other units' (at two: +p and -p). */
 static void write_rewards(const BatchObject *b, const int *unit_points, float *r) {
-    int n = b->shape.players, units = n == 4 ? 2 : n;
+    int n = seats(&b->shape), units = n == 4 ? 2 : n;
     double total = 0;
     for (int u = 0; u < units; u++) total += unit_points[u];
     for (int x = 0; x < n; x++) {
@@ -303,7 +309,7 @@ static void result_rewards(const BatchObject *b, const void *g, float *r) {
 }
 
 static void forfeit_rewards(const BatchObject *b, int seat, float *r) {
-    int n = b->shape.players, units = n == 4 ? 2 : n, pts[CORE_MAX_SEATS] = {0, 0, 0, 0};
+    int n = seats(&b->shape), units = n == 4 ? 2 : n, pts[CORE_MAX_SEATS] = {0, 0, 0, 0};
     for (int u = 0; u < units; u++) pts[u] = u == seat % units ? 0 : b->shape.forfeit_points;
     write_rewards(b, pts, r);
 }
@@ -384,7 +390,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOO", &actions, &obs, &mask, &rewards, &terminated, &seat)) return NULL;
     Buffers bufs = {.count = 0};
     Py_ssize_t n = self->n;
-    int players = self->shape.players;
+    int players = seats(&self->shape);
     if (take(&bufs, actions, 8, n, 0, "actions") < 0 || take(&bufs, obs, 4, n * self->obs_size, 1, "obs") < 0 ||
         take(&bufs, mask, 1, n * self->shape.actions, 1, "mask") < 0 ||
         take(&bufs, rewards, 4, n * players, 1, "rewards") < 0 || take(&bufs, terminated, 1, n, 1, "terminated") < 0 ||
@@ -531,7 +537,7 @@ static PyObject *core_random_games(PyObject *module, PyObject *args) {
         PyMem_Free(g);
         return NULL;
     }
-    int n = shape.players;
+    int n = seats(&shape);
     uint64_t deal_root = derive0(seed), bot_root = extend1(derive0(seed), BOT_SEEDS);
     long long points[CORE_MAX_SEATS] = {0, 0, 0, 0}, wins[CORE_MAX_SEATS] = {0, 0, 0, 0}, draws = 0, actions = 0;
     Py_BEGIN_ALLOW_THREADS;

@@ -997,7 +997,7 @@ static int family_winners(const void *game, int *points) {
     return g->r_winners;
 }
 
-static const CoreFamily FAMILY = CORE_FAMILY(Rules, TState);
+static const CoreFamily FAMILY = CORE_FAMILY(Rules, TState, 0);
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,

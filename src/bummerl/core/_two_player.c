@@ -610,7 +610,7 @@ static int family_winners(const void *game, int *points) {
     return g->r_winner >= 0 ? 1 << g->r_winner : 0;
 }
 
-static const CoreFamily FAMILY = CORE_FAMILY(Config, Game);
+static const CoreFamily FAMILY = CORE_FAMILY(Config, Game, 2);
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
