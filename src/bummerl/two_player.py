@@ -38,10 +38,14 @@ engine layer, and a move into a package would only rename 90 importers.)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, cast
 
-from bummerl.actions import CLOSE, EXCHANGE, Action, ActionKind
+from bummerl.actions import CLOSE, EXCHANGE, TWO_PLAYER_ACTIONS, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, card_order, deck, marriage_value
+from bummerl.core import CORES, pure
+from bummerl.core import config as core_config
 from bummerl.engine import Game, register_engine
 from bummerl.errors import BummerlError, PositionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
@@ -58,7 +62,10 @@ from bummerl.rules.tricks import FollowRules, Trick, follow_refusal
 from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 from bummerl.view import PlayerView
 
-__all__ = ["TwoPlayerGame", "player_view"]
+if TYPE_CHECKING:
+    from bummerl.core._two_player import State
+
+__all__ = ["CORE_VARIABLE", "CoreTwoPlayerGame", "TwoPlayerGame", "player_view"]
 
 _KING, _OBER = Rank.KING, Rank.OBER
 _PLAY_KIND = ActionKind.PLAY
@@ -244,7 +251,7 @@ class TwoPlayerGame(Game):
 
     def copy(self) -> TwoPlayerGame:
         """An independent copy (for search)."""
-        g = object.__new__(TwoPlayerGame)
+        g = object.__new__(self.__class__)
         g.variant = self.variant
         g.deck = self.deck
         g.dealer = self.dealer
@@ -691,4 +698,129 @@ def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
         )
 
 
-register_engine(TwoPlayerVariant.FAMILY, TwoPlayerGame)
+class CoreTwoPlayerGame(TwoPlayerGame):
+    """A :class:`TwoPlayerGame` with a compiled twin: ``bummerl.core._two_player.State`` generates its legal actions.
+
+    Issue 25 asks for the compiled core behind the Python API.  This is the twin design: the game keeps all of
+    :class:`TwoPlayerGame`'s Python state, and a ``State`` dealt from the same pack follows every action applied;
+    only :meth:`legal_tuple` (and so :meth:`legal_actions`, the views' ``legal`` and the check in :meth:`apply`)
+    asks the twin.  Events, views, results, positions, records and every attribute that bots, the solver and the
+    server read (``hands``, ``talon``, ``trump_card``, ``tricks``, ``known`` ...) stay the Python engine's, so
+    they are the reference's objects by construction and nothing above the engine can tell the difference;
+    ``tests/test_core_game.py`` and ``bench/core_api_diff.py`` compare both object for object.
+
+    Why not a game whose state is the ``State`` itself: the core answers numbers (legal actions, tensors, a
+    result tuple), not the hands, talon and tricks that views, events and these attributes are made of, and
+    the Python objects would have to be built from C fields at every decision, which is most of what a step
+    through this API costs (a Schnapsen step ~3.3 µs, of which legal generation ~1.4 µs: bench/engine.py).
+
+    Where the twin cannot follow, the game plays on the Python rules alone (``_core`` is ``None``): a position
+    read by :meth:`from_position` (no deal), a deal under ``BUMMERL_PURE=1`` or of a variant that no core plays
+    (:func:`bummerl.core.core_of`), and a game whose attributes were edited by hand, which white-box code says
+    by clearing the cached legal actions (``game._legal = None``, as tests/test_solver.py does): the setter drops
+    the twin that did not see the edit; and a game whose talon was reordered in place (bummerl.rl.openspiel's
+    chance nodes choose the cards drawn so), which :meth:`apply` notices before the draw.
+
+    It is the engine only with ``BUMMERL_CORE=1`` when :mod:`bummerl.two_player` is imported, and then
+    ``type(game) is TwoPlayerGame`` is false (``isinstance`` holds; tests/test_record.py's
+    ``test_one_record_type_for_every_variant`` asks ``is`` and fails under it).  The comment at
+    :data:`CORE_VARIABLE` says why it is not the default.
+    """
+
+    __slots__ = ("_cache", "_core", "_dealt")
+
+    _core: State | None
+    #: The pack order the twin was dealt (``deck`` may be rewritten: bummerl.rl.openspiel does, with the talon).
+    _dealt: tuple[Card, ...]
+
+    def __init__(self, variant: TwoPlayerVariant, deck_order: Iterable[Card], dealer: int = 1) -> None:
+        super().__init__(variant, deck_order, dealer)
+        self._core = _core_state(variant, self.deck, dealer)
+        self._dealt = self.deck
+
+    @property
+    def _legal(self) -> tuple[Action, ...] | None:
+        """The cached legal actions (``None``: not generated yet); setting it drops the twin (the class docstring)."""
+        return self._cache
+
+    @_legal.setter
+    def _legal(self, legal: tuple[Action, ...] | None) -> None:
+        self._cache = legal
+        self._core = None
+
+    @classmethod
+    def read_position(cls, text: str) -> CoreTwoPlayerGame:
+        game = super().read_position(text)
+        assert isinstance(game, CoreTwoPlayerGame)
+        game._dealt = ()
+        game._legal = None  # a position has no deal to give the twin (and no twin yet: the setter makes it None)
+        return game
+
+    def copy(self) -> CoreTwoPlayerGame:
+        game = super().copy()  # drops the copy's twin (the setter), so that it gets its own
+        assert isinstance(game, CoreTwoPlayerGame)
+        game._dealt = self._dealt
+        core = self._core
+        if core is not None:
+            game._core = core.copy()
+        return game
+
+    def legal_tuple(self) -> tuple[Action, ...]:
+        legal = self._cache
+        if legal is None:
+            core = self._core
+            if core is None:
+                return super().legal_tuple()
+            legal = self._cache = tuple(map(_BY_CODE, core.legal()))
+        return legal
+
+    def apply(self, action: Action | str) -> tuple[Event, ...]:
+        core = self._core
+        talon = self.talon
+        if core is not None and talon:
+            # The next two cards to draw must be the dealt ones: bummerl.rl.openspiel's chance nodes reorder the
+            # talon in place, and the twin, which would draw others, is dropped before it could answer wrongly.
+            n, dealt = len(talon), self._dealt
+            if talon[-1] != dealt[-n] or (n > 1 and talon[-2] != dealt[1 - n]):
+                core = self._core = None
+        events = super().apply(action)  # raises before any change; clears the cache, which drops the twin
+        if core is not None:
+            core.apply((Action.parse(action) if isinstance(action, str) else action).code)
+            self._core = core
+        return events
+
+
+#: The action of each number the compiled core answers (:attr:`bummerl.actions.Action.code`); the numbers
+#: without an action (``None`` in the table) are never legal.
+_BY_CODE: Callable[[int], Action] = cast("tuple[Action, ...]", TWO_PLAYER_ACTIONS).__getitem__
+#: The environment variable that, set to ``1`` when this module is imported, makes :class:`CoreTwoPlayerGame` the
+#: engine of the two-player games; ``BUMMERL_PURE=1``, read at every deal, still keeps the twin out.  Not the
+#: default, because it is slower: bench/core_game.py measured 0.80 times the Python engine's ``Game.apply`` steps
+#: and 0.84 times its random selfplay (docs/rl.md).  A C generation of the legal actions saves ~0.8 µs of the
+#: Python's ~1.4 µs, but a deal pays ~5 µs for the ``State`` (it reads its config mapping anew) and for reading
+#: ``BUMMERL_PURE``, and every step pays the twin's apply and the cache's property.
+CORE_VARIABLE = "BUMMERL_CORE"
+_CORE = CORES["two_player"]
+#: Each variant's core config (``None``: no core plays it), looked up once: a deal should not rebuild it.
+_CORE_CONFIGS: dict[TwoPlayerVariant, Mapping[str, object] | None] = {}
+_UNKNOWN: Mapping[str, object] = {}
+
+
+def _core_state(v: TwoPlayerVariant, order: tuple[Card, ...], dealer: int) -> State | None:
+    """The compiled twin of a new deal, or ``None`` where :func:`bummerl.core.core_of` names no core for ``v``
+    (not built, ``BUMMERL_PURE=1``, or a variant with scoring hooks of its own)."""
+    if _CORE is None or pure():
+        return None
+    cfg = _CORE_CONFIGS.get(v, _UNKNOWN)
+    if cfg is _UNKNOWN:
+        cfg = _CORE_CONFIGS[v] = core_config(v)
+    if cfg is None:
+        return None
+    state: State = _CORE.State(cfg, [c.index for c in order], dealer)
+    return state
+
+
+register_engine(
+    TwoPlayerVariant.FAMILY,
+    CoreTwoPlayerGame if _CORE is not None and os.environ.get(CORE_VARIABLE) == "1" else TwoPlayerGame,
+)
