@@ -305,4 +305,3 @@ def test_a_no_show_waits_before_asking_again_and_so_does_an_address_of_many() ->
     clock.now += 1
     mm.enter("66", "standard", "Anna", "p1", "cafe", None)
     mm.enter("schnorps", "standard", "Cleo", "p4", "home", None)
-
