@@ -765,7 +765,12 @@ class Repository:
     def _append_one(self, row: ActionRow) -> StorageError | None:
         game_id, ply, token, lease, stand_in = row
         try:
-            self.append_action(game_id, ply, token, lease, stand_in)
+            if stand_in is not None:
+                self.append_action(game_id, ply, token, lease, stand_in)
+            elif lease is not None:
+                self.append_action(game_id, ply, token, lease)
+            else:
+                self.append_action(game_id, ply, token)
         except StorageError as exc:
             return exc
         return None
