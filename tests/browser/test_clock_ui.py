@@ -194,8 +194,10 @@ def test_phrases_work_by_keyboard_at_three_and_four_seats(
     wait_until(page, lambda: page.locator(".phrase-menu").count() == 0, "the menu closed")
     assert page.evaluate("document.activeElement.classList.contains('phrase-toggle')")
     assert no_sideways_scroll(page) == 0
-    sizes = target_size(page, ".phrase-toggle")
-    assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    # 44x44 px is for fingers (issue 24: "on a touch screen"); with a mouse the button keeps to the name line.
+    if kind == "phone":
+        sizes = target_size(page, ".phrase-toggle")
+        assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
     errors.check()
 
 
