@@ -22,6 +22,7 @@ from ui_helpers import (
     bidding_turn,
     first_legal,
     game_over,
+    layout,
     no_sideways_scroll,
     on_first_screen,
     open_seat,
@@ -117,7 +118,9 @@ def test_a_table_game_on_a_phone_bidding_and_result_on_the_first_screen(
         set_lang(page, lang)
         assert no_sideways_scroll(page) == 0
         # The own hand and every bidding button on the first screen of a 390x844 phone.
-        assert on_first_screen(page, "#tg-hand .card"), f"the hand is below the first screen ({lang})"
+        assert on_first_screen(page, "#tg-hand .card"), f"the hand is below the first screen ({lang}): " + layout(
+            page, "#tgame"
+        )
         assert on_first_screen(page, "#tg-actions button"), f"a bidding button is below the first screen ({lang})"
         shot(page, f"{variant}-bidding-phone-390-{lang}")
     # The game played to its end: the result on the first screen, the last trick's caption clear of its cards.

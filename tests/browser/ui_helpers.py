@@ -5,7 +5,8 @@
   same player would), so a test reaches the situation it looks at in a second instead of by many clicks;
 - :func:`open_seat` shows a seat's table in a page (its token in the page's ``localStorage``, as after creating
   or joining the table there);
-- :func:`no_sideways_scroll`, :func:`on_first_screen`, :func:`small_controls`: what a phone must satisfy;
+- :func:`no_sideways_scroll`, :func:`on_first_screen`, :func:`small_controls`: what a phone must satisfy
+  (:func:`layout` says where the blocks stood when one failed);
 - :func:`axe_violations`: what axe-core (npm, ``node_modules/axe-core``) finds serious or critical on a page;
 - :func:`felt_contrast`: the contrast of the text on the green table, measured on its pixels (axe cannot judge a
   gradient).
@@ -133,6 +134,23 @@ def on_first_screen(page: Page, selector: str) -> bool:
         })""",
     )
     return inside
+
+
+def layout(page: Page, selector: str) -> str:
+    """Where ``selector``'s blocks stand, in CSS pixels: for a failed :func:`on_first_screen`'s message.
+
+    Each direct child of the element ``selector`` names, as ``tag#id.class top+height``, so a flaky layout
+    says in CI which block took the room.
+    """
+    text: str = page.eval_on_selector(
+        selector,
+        """el => `viewport ${window.innerWidth}x${window.innerHeight}: ` + [...el.children].map(c => {
+            const r = c.getBoundingClientRect();
+            const name = c.tagName.toLowerCase() + (c.id ? "#" + c.id : "") + "." + [...c.classList].join(".");
+            return `${name} ${Math.round(r.top)}+${Math.round(r.height)}`;
+        }).join(", ")""",
+    )
+    return text
 
 
 class SeatDriver:

@@ -189,9 +189,10 @@ export class BiddingTable {
     table.append(h("div", { class: "tg-center" }, tableTrick(v, where, this.o)));
     box.append(table);
     box.append(this.actions(s, legal));
-    box.append(page.help.element(s, { lang: page.lang, say: (token) => tokenText(token, this.o) }));
     if (s.seat !== null) box.append(this.hand(s, legal));
     else box.append(h("p", { class: "muted" }, t("tg_spectator")));
+    // Below the hand, as at two players (talon.js): the bid buttons and the hand come first on a phone.
+    box.append(page.help.element(s, { lang: page.lang, say: (token) => tokenText(token, this.o) }));
     box.append(this.logPanel());
     return withSheet(box, sheetPanel(page.sheet || null, page.sheetNames));
   }
@@ -295,7 +296,7 @@ export class BiddingTable {
             title: info ? info.title : null,
             "aria-describedby": info ? info.node.id : null,
           },
-          tokenText(tok, this.o),
+          tok.startsWith("bid:") ? bidLabel(tok.slice(4)) : tokenText(tok, this.o),
           info ? info.node : null,
         );
       });
@@ -428,6 +429,16 @@ export class BiddingTable {
       ),
     );
   }
+}
+
+/**
+ * A bid button's words: "Ansagen: Bettler", the verb in a span of its own that a phone hides (style.css; a
+ * screen reader still reads it), so the contract's name and goal take fewer lines there. The verb comes from
+ * the one template `tg_bid`.
+ */
+function bidLabel(name) {
+  const [before, after] = t("tg_bid", { contract: "\u0000" }).split("\u0000");
+  return h("span", { class: "tg-bid-name" }, h("span", { class: "tg-bid-verb" }, before), contractName(name), after);
 }
 
 /**
