@@ -310,7 +310,16 @@ def test_every_variant_is_played_to_its_result_with_the_keyboard_alone(
     page.evaluate("localStorage.setItem('bummerl.pace', '0'); localStorage.setItem('bummerl.motion', 'off')")
     open_seat(page, server.url, table["table_id"], table["token"], 0, variant)
     page.locator(".card").first.wait_for()
-    cards = play_by_keyboard(page)
-    page.locator(RESULT).first.wait_for(timeout=30000)
+    cards = 0
+    for _ in range(5):
+        cards += play_by_keyboard(page)
+        page.locator(RESULT).first.wait_for(timeout=30000)
+        if cards:
+            break
+        # Seat 0 played no card: it sat out as the partner of a declarer who plays alone, or the deal was
+        # thrown in. The next game, by the keyboard too.
+        tab_to(page, "#tg-next")
+        page.keyboard.press("Enter")
+        page.locator("#tg-over").wait_for(state="detached")
     assert cards >= 1, cards
     errors.check()

@@ -99,7 +99,9 @@ def test_no_card_of_a_four_seat_trick_covers_another(
     # The last trick (four cards), or the cards of a trick the game ended in.
     assert page.locator("#tg-trick .card").count() >= 2
     assert boxes_overlapping(page) == []
-    page.locator("#tg-trick").scroll_into_view_if_needed()
+    # In one step in the page: the table may be drawn anew (the sheet, the rules arriving) between Playwright's
+    # finding the trick and scrolling to it, which fails on an element no longer attached.
+    page.eval_on_selector("#tg-trick", "e => e.scrollIntoView({ block: 'center' })")
     shot(page, f"table-page-trick-4-{kind}")
     errors.check()
 
