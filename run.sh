@@ -4,7 +4,7 @@
 #   ./run.sh play   set up and play in the terminal instead
 #   ./run.sh test   set up and run every check: the browser app's (ESLint, Prettier, node --test), ruff (lint and
 #                   format), mypy --strict, the import contract (lint-imports, pyproject.toml), pytest (browser
-#                   tests too)
+#                   tests too, in two workers); `./run.sh test PYTEST-ARGS` runs only those tests, in one process
 # Everything Python is installed into .venv next to this script, with the extras the command needs (start: the web
 # app's; play: none; test: every extra); a second run reuses it.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium) and the PostgreSQL tests start a throwaway cluster
@@ -93,7 +93,17 @@ case "$cmd" in
     echo "== ruff format"; "$VENV/bin/ruff" format --check src tests bench examples conftest.py
     echo "== mypy --strict"; "$VENV/bin/mypy"
     echo "== import contract"; "$VENV/bin/lint-imports"
-    echo "== pytest"; exec "$VENV/bin/python" -m pytest "$@"
+    if [ $# -gt 0 ]; then
+      echo "== pytest $*"; exec "$VENV/bin/python" -m pytest "$@"
+    fi
+    # The whole suite in two workers (pytest-xdist, a test file per worker: its fixtures start once), in two runs:
+    # a worker that has driven Playwright's sync API keeps an event loop that breaks later asyncio.run() tests, so
+    # the browser tests run last and apart (as a single run orders them anyway: tests/browser sorts last).
+    workers=${BUMMERL_TEST_WORKERS:-2}
+    echo "== pytest (all but the browser, $workers workers)"
+    "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile --ignore=tests/browser
+    echo "== pytest (browser, $workers workers)"
+    exec "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile tests/browser
     ;;
   setup)
     # shellcheck disable=SC2086
