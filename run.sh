@@ -100,10 +100,13 @@ case "$cmd" in
     # a worker that has driven Playwright's sync API keeps an event loop that breaks later asyncio.run() tests, so
     # the browser tests run last and apart (as a single run orders them anyway: tests/browser sorts last).
     workers=${BUMMERL_TEST_WORKERS:-2}
+    # Both parts run, whatever the first gives: one CI run reports every failure.
+    rc=0
     echo "== pytest (all but the browser, $workers workers)"
-    "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile --ignore=tests/browser
+    "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile --ignore=tests/browser || rc=$?
     echo "== pytest (browser, $workers workers)"
-    exec "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile tests/browser
+    "$VENV/bin/python" -m pytest -n "$workers" --dist loadfile tests/browser || rc=$?
+    exit "$rc"
     ;;
   setup)
     # shellcheck disable=SC2086
