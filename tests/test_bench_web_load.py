@@ -63,7 +63,9 @@ def test_human_paced_tables_of_two_clients_play_without_an_error(serve: Callable
     assert result["errors"] == {} and result["rate_limited"] == 0
     # Both seats of every table acted in the window (a dozen moves each at most 0.1 s apart in 2.7 s).
     assert result["client_actions"] > 30 and 0 < result["latency_ms_median"] <= result["latency_ms_max"]
-    assert 2.5 < result["seconds"] < 3.5
+    # The window leaves the ramp out: shorter than the run (how much shorter follows the machine's load: 2.44 s of
+    # 3 s seen in CI with two test workers, so no lower bound here).
+    assert 0 < result["seconds"] < 3.0
 
 
 def ws_status(server: ThreadServer, headers: dict[str, str], table: str) -> int | None:

@@ -432,7 +432,26 @@ def test_the_clock_times_table_seats_at_every_table_size(
 ) -> None:
     """A Schnorps round of three (game seats are not table seats; one participant waits) and Bauernschnapsen (bids,
     then cards): the clock names the table seat to move, the stand-in moves for it (bidding too), and the seats
-    that ran out twice are the ones the stored result names abandoned."""
+    that ran out twice are the ones the stored result names abandoned.
+
+    A Bauernschnapsen deal that three Unter throw in (seeds/003) ends after the bids, before any seat ran out
+    twice: such a table is left and another one timed."""
+    for _ in range(6):
+        timeouts, humans, result = _timed_out_game(client, fake, variant, seats)
+        if result["reason"] != "redeal":
+            break
+    else:
+        raise AssertionError("six deals in a row were thrown in")
+    assert timeouts and {t["seat"] for t in timeouts} <= humans
+    abandoned = sorted({t["seat"] for t in timeouts if t["taken_over"]})
+    assert abandoned and result["abandoned"] == abandoned
+
+
+def _timed_out_game(
+    client: TestClient, fake: FakeTime, variant: str, seats: list[str]
+) -> tuple[list[dict[str, Any]], set[int], dict[str, Any]]:
+    """A new clocked table's first game, every human move left to run out: the time-outs the table's socket
+    sent, the human seats, and the game's stored result."""
     made = client.post("/api/tables", json={"variant": variant, "seats": seats, "name": "Anna", "move_seconds": 10})
     table = made.json()
     assert made.status_code == 201, table
@@ -456,12 +475,11 @@ def test_the_clock_times_table_seats_at_every_table_size(
         while (message := watcher.receive_json()) != {"type": "pong"}:
             if message["type"] == "state":
                 timeouts += [e for e in message["events"] if e["type"] == "timeout"]
-    assert timeouts and {t["seat"] for t in timeouts} <= humans
-    abandoned = sorted({t["seat"] for t in timeouts if t["taken_over"]})
     repo = app_parts(client.app).repo
     wait_for(lambda: repo.load_table(table_id).games[0].finished)
     result = repo.load_table(table_id).games[0].result
-    assert abandoned and result is not None and result["abandoned"] == abandoned
+    assert result is not None
+    return timeouts, humans, result
 
 
 def test_a_table_leaves_memory_only_once_its_clock_stops_and_a_lost_table_stops_its_clock(
