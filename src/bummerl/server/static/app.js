@@ -709,7 +709,11 @@ class HistoryPage {
 function route() {
   if (page && page.destroy) page.destroy();
   page = null;
-  const el = root();
+  // Each page draws into an element of its own: an answer that reaches a page after the address changed (a
+  // rules page's, whose variant was left before its rules came) draws into the detached one, never over the
+  // next page. `display: contents` (style.css) keeps the layout as if the page drew into main.
+  const el = h("div", { class: "route" });
+  root().replaceChildren(el);
   const oldJoin = new URLSearchParams(location.search).get("join");
   if (oldJoin) {
     // An invitation from before the code moved into the fragment: keep it out of the address bar, the history
