@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
+from ui_helpers import StateTap, no_sideways_scroll, wait_until
 
 from bummerl.variants import VARIANTS
 
@@ -59,32 +60,6 @@ def screen(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callabl
     yield make
     for context in made:
         context.close()
-
-
-class StateTap:
-    """The ``state`` messages a page's WebSocket receives."""
-
-    def __init__(self, page: Page) -> None:
-        self.states: list[dict[str, Any]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: str | bytes) -> None:
-        message = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
-        if message.get("type") == "state":
-            self.states.append(message)
-
-
-def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(25)
-
-
-def no_sideways_scroll(page: Page) -> None:
-    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"the page is {overflow}px wider than the screen"
 
 
 def rules_api(server: LiveServer, variant: str, lang: str, options: dict[str, Any] | None = None) -> Any:
@@ -132,7 +107,7 @@ def test_every_variant_from_the_lobby_in_both_languages(
     # One tap from the lobby: the link beside the variants opens the chosen one's rules.
     page.check("#variant-bauernschnapsen")
     page.locator("#lobby-rules", has_text="Bauernschnapsen").wait_for()
-    no_sideways_scroll(page)
+    assert no_sideways_scroll(page) == 0
     page.check("#variant-sechsundsechzig")
     page.click("#lobby-rules")
     page.wait_for_url(re.compile(r"#/rules/sechsundsechzig"))
@@ -148,7 +123,7 @@ def test_every_variant_from_the_lobby_in_both_languages(
             check_rules_page(page, server, v.name, lang)
             title = page.eval_on_selector(f'.rules-variants a[data-variant="{v.name}"]', "e => e.textContent")
             assert page.locator("h1").inner_text() == ("Regeln: " if lang == "de" else "Rules: ") + title
-            no_sideways_scroll(page)
+            assert no_sideways_scroll(page) == 0
             shot(page, f"rules-{v.name}-{lang}-{size}")
     # The header's link works from anywhere.
     page.goto(server.url + "/#/history")
@@ -181,7 +156,7 @@ def test_a_two_player_table_opens_its_own_rules(
     assert [s["text"] for s in data["sections"] if s["id"] == "marriages"] == [["Hausregel: ohne Ansagen."]]
     assert page.locator('#rules-house li.changed[data-option="marriages"]').count() == 1
     assert "Hausregeln" in page.locator(".rules-table-note").inner_text()
-    no_sideways_scroll(page)
+    assert no_sideways_scroll(page) == 0
     shot(page, f"rules-table-schnorps-de-{size}")
     page.click("#rules-back")
     page.wait_for_url(re.compile(rf"#/table/{table}$"))
@@ -242,7 +217,7 @@ def test_table_game_bidding_shows_what_each_contract_means_and_scores(
     for selector in ("#tg-actions button.bid", "#tg-hand .card"):
         box = page.locator(selector).first.bounding_box()
         assert box is not None and box["y"] + box["height"] <= height, f"{selector} is below the first screen"
-    no_sideways_scroll(page)
+    assert no_sideways_scroll(page) == 0
     shot(page, f"rules-bidding-dreierschnapsen-{lang}-{size}")
     page.click(".tg-status a.rules-link")
     page.wait_for_url(re.compile(r"#/rules/dreierschnapsen\?"))
@@ -251,5 +226,5 @@ def test_table_game_bidding_shows_what_each_contract_means_and_scores(
     assert page.locator('#rules-house li.changed[data-option="max_doubling"]').count() == 1
     rows = page.eval_on_selector_all("#rules-contracts tbody tr", "els => els.map(e => e.dataset.contract)")
     assert rows == list(contracts)
-    no_sideways_scroll(page)
+    assert no_sideways_scroll(page) == 0
     errors.check()

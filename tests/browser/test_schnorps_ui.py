@@ -26,9 +26,10 @@ import re
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from browser_setup import require_chromium
+from ui_helpers import StateTap, no_sideways_scroll, wait_until
 
 from bummerl.schnorps_round import draw_first_dealer
 
@@ -40,31 +41,6 @@ if TYPE_CHECKING:
 
 #: A practice seed whose first dealer is participant 0 (the page's): it waits the first game and plays the second.
 SEED = next(s for s in range(100) if draw_first_dealer(s, 3) == 0)
-
-
-class StateTap:
-    """Every ``state`` message the page's WebSockets receive, in order."""
-
-    def __init__(self, page: Page) -> None:
-        self.states: list[dict[str, Any]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: str | bytes) -> None:
-        message = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
-        if message.get("type") == "state":
-            self.states.append(message)
-
-    @property
-    def last(self) -> dict[str, Any]:
-        return self.states[-1]
-
-
-def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(25)
 
 
 @pytest.fixture(params=[(1280, 800, False), (390, 844, True)], ids=["desktop", "phone"])
@@ -95,10 +71,6 @@ def press(page: Page, selector: str, touch: bool) -> None:
 def answered(tap: StateTap, count: int) -> Callable[[], bool]:
     """Whether a state arrived after the first ``count``."""
     return lambda: len(tap.states) > count
-
-
-def no_sideways_scroll(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
 def test_schnorps_for_three_in_the_browser(
@@ -150,7 +122,7 @@ def test_schnorps_for_three_in_the_browser(
     assert rows.nth(0).locator(".round-role").inner_text() == "deal"
     shot(page, f"schnorps-waiting-en-{width}")
     page.select_option("#lang-select", "de")
-    wait_until(page, lambda: bool(tap.last["game_over"]), "the bots to finish game 1", timeout=30)
+    wait_until(page, lambda: bool(tap.latest["game_over"]), "the bots to finish game 1", timeout=30)
     # While it waited, the page was sent no hand, no card known of one and nothing to do.
     for state in tap.states:
         assert state["game_seat"] is None
@@ -158,8 +130,8 @@ def test_schnorps_for_three_in_the_browser(
     assert page.locator(".seat-bottom .hand .card:not(.back)").count() == 0
     banner = page.locator("#result-banner")
     banner.wait_for()
-    result = tap.last["game_over"]["result"]["round"]
-    first_game = tap.last["game_over"]["game_id"]
+    result = tap.latest["game_over"]["result"]["round"]
+    first_game = tap.latest["game_over"]["game_id"]
     if result["winner"] is not None:
         # The loser pays each of the others, the waiting participant too.
         assert result["payments"][0] == result["marken"] and sum(result["payments"]) == 0
@@ -170,15 +142,15 @@ def test_schnorps_for_three_in_the_browser(
     # Game 2: the first Vorhand deals ("Hierauf gibt der, welcher zuerst die Vorhand hatte"); participant 0 plays.
     seen = len(tap.states)
     press(page, 'button[data-action="next_game"]', touch)
-    wait_until(page, lambda: len(tap.states) > seen and not tap.last["game_over"], "game 2")
-    match = tap.last["match"]
+    wait_until(page, lambda: len(tap.states) > seen and not tap.latest["game_over"], "game 2")
+    match = tap.latest["match"]
     if result["winner"] is not None:
         assert (match["dealer"], match["players"]) == (1, [2, 0])
     clicks = 0
     deadline = time.monotonic() + 60
-    while not tap.last["game_over"]:
+    while not tap.latest["game_over"]:
         assert time.monotonic() < deadline, "game 2 took too long"
-        state = tap.last
+        state = tap.latest
         if not state["your_turn"]:
             page.wait_for_timeout(25)
             continue
@@ -188,21 +160,21 @@ def test_schnorps_for_three_in_the_browser(
         page.locator(selector).wait_for()
         if clicks == 1:
             shot(page, f"schnorps-playing-de-{width}")
-            assert no_sideways_scroll(page)
+            assert no_sideways_scroll(page) == 0
         before = answered(tap, len(tap.states))
         press(page, selector, touch)
         clicks += 1
         wait_until(page, before, "the server's answer")
     assert clicks >= 1
     page.locator("#result-banner").wait_for()
-    over = tap.last
+    over = tap.latest
     total = over["match"]["balance"]
     assert sum(total) == 0 and total == over["game_over"]["result"]["round"]["balance"]
     shot(page, f"schnorps-game2-over-de-{width}")
     page.select_option("#lang-select", "en")
     page.locator("text=Marken of the round").first.wait_for()
     shot(page, f"schnorps-game2-over-en-{width}")
-    assert no_sideways_scroll(page)
+    assert no_sideways_scroll(page) == 0
     # The replay of the first game names its two players (participants 1 and 2), not the table's first seats.
     page.goto(f"{server.url}/#/replay/{first_game}")
     names = page.locator(".seat-name")

@@ -19,9 +19,10 @@ import json
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from browser_setup import require_chromium
+from ui_helpers import StateTap, wait_until
 
 require_chromium()
 
@@ -32,33 +33,6 @@ if TYPE_CHECKING:
 #: A seed whose first game lasts several tricks for the heuristic bots and this test's choices (found by trying).
 SEED = 6
 _CARD_TOKEN = re.compile(r"^(?:discard:)?([AKQJT987][hdcs])$")
-
-
-class StateTap:
-    """Every ``state`` message the page's WebSockets receive, in order."""
-
-    def __init__(self, page: Page) -> None:
-        self.states: list[dict[str, Any]] = []
-        #: The address of every WebSocket the page opened.
-        self.urls: list[str] = []
-        page.on("websocket", self._opened)
-
-    def _opened(self, ws: Any) -> None:
-        self.urls.append(ws.url)
-        ws.on("framereceived", self._frame)
-
-    def _frame(self, payload: str | bytes) -> None:
-        message = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
-        if message.get("type") == "state":
-            self.states.append(message)
-
-
-def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(25)
 
 
 def drawn_at(page: Page, seq: str) -> Callable[[], bool]:

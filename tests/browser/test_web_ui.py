@@ -16,13 +16,13 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the 'web' extra: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="needs the 'browser' extra: pip install -e '.[browser]'")
 
-import json
 import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from browser_setup import require_chromium
+from ui_helpers import StateTap, wait_until
 
 from bummerl.cards import CARDS, FACES, LANGUAGES, Card
 from bummerl.game import Game
@@ -50,33 +50,6 @@ def find_seed(variant: str, want: Callable[[list[str]], bool]) -> int:
         if game.to_move == 0 and want([a.token for a in game.legal_actions()]):
             return seed
     raise AssertionError("no seed in 1..4999 deals that situation")
-
-
-class StateTap:
-    """Every ``state`` message a page's WebSockets receive, in order."""
-
-    def __init__(self, page: Page) -> None:
-        self.states: list[dict[str, Any]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: str | bytes) -> None:
-        text = payload.decode() if isinstance(payload, bytes) else payload
-        message = json.loads(text)
-        if message.get("type") == "state":
-            self.states.append(message)
-
-    @property
-    def latest(self) -> dict[str, Any]:
-        assert self.states, "no state message received"
-        return self.states[-1]
-
-
-def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(25)
 
 
 def wait_for_turn(page: Page, tap: StateTap, after: int = 0) -> dict[str, Any]:

@@ -85,7 +85,31 @@ def get(base: str, path: str) -> Any:
         return json.loads(answer.read())
 
 
-def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+class StateTap:
+    """Every ``state`` message the page's WebSockets receive, in order, and the address of each socket opened."""
+
+    def __init__(self, page: Page) -> None:
+        self.states: list[dict[str, Any]] = []
+        self.urls: list[str] = []
+        page.on("websocket", self._opened)
+
+    def _opened(self, ws: Any) -> None:
+        self.urls.append(ws.url)
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        message = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
+        if message.get("type") == "state":
+            self.states.append(message)
+
+    @property
+    def latest(self) -> dict[str, Any]:
+        assert self.states, "no state message received"
+        return self.states[-1]
+
+
+def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Poll ``condition`` (every 25 ms, in the page's time) until it holds; fail naming ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
