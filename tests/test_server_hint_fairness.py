@@ -213,7 +213,8 @@ def test_a_hint_never_holds_a_bot_s_worker(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(scheduler, "choose_token", choose)
     monkeypatch.setattr(scheduler, "search_budget", lambda *_: 0.25)  # a searching bot: the workers' lane
-    variant = Game.deal("schnapsen", seed=1).variant
+    game = Game.deal("schnapsen", seed=1)
+    variant = game.variant
 
     async def scenario() -> None:
         bots = BotScheduler(ServerConfig(bot_executor="thread", bot_workers=1))
@@ -221,7 +222,7 @@ def test_a_hint_never_holds_a_bot_s_worker(monkeypatch: pytest.MonkeyPatch) -> N
         try:
             hint = await bots.start_background(lambda: release.wait(5))  # a hint runs, and runs on
             async with asyncio.timeout(3):
-                assert await bots.decide(BotRequest("t", "hard", 1, {}, variant)) == "Ah"
+                assert await bots.decide(BotRequest("t", "hard", 1, game.view(0), variant)) == "Ah"
             assert not hint.done()
             release.set()
             assert await hint is True

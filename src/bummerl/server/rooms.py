@@ -89,7 +89,6 @@ from bummerl.server.storage import (
     TableData,
 )
 from bummerl.variants import VARIANTS, Variant, find_variant
-from bummerl.view_json import view_to_json
 
 __all__ = [
     "BOT_SEED",
@@ -948,7 +947,7 @@ class Room:
         seat, bot, stand_in = due
         g = self.game.to_move
         view = bot_view(self.game, g, self.match.context())
-        request = BotRequest(self.id, bot, self.family.bot_seed(self), view_to_json(view), self.variant)
+        request = BotRequest(self.id, bot, self.family.bot_seed(self), view, self.variant)
         return BotTurn(seat, request, (self.game_id, self.ply), stand_in)
 
     def schedule_bot(self) -> None:

@@ -1,8 +1,9 @@
 """Fair bot scheduling: no table's bot waits behind another table's long search.
 
 Bots run in two lanes.  **Quick** bots (``random``, ``heuristic``: a decision
-takes microseconds to milliseconds) run in a small thread pool and never queue
-behind a search.  **Searching** bots (the PIMC levels, the table games'
+takes microseconds) never queue behind a search: the built-in ones (:data:`INLINE_BOTS`) decide on the event
+loop itself, from the seat's view object, and any other bot without a time budget in a small thread pool.
+**Searching** bots (the PIMC levels, the table games'
 ``search``) share the worker pool (processes, one per core by default).  At
 most one decision per worker runs at a time, the others wait shortest budget
 first (a ``hard`` move does not queue behind ``expert`` ones; equal budgets in
@@ -43,15 +44,27 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from bummerl.server.config import ExecutorKind, ServerConfig
-from bummerl.server.workers import choose_token, search_budget, start_worker, warm_up
+from bummerl.server.workers import choose, choose_token, search_budget, start_worker, warm_up
 from bummerl.variants import Variant
+from bummerl.view import View
+from bummerl.view_json import view_to_json
 
-__all__ = ["BotRequest", "BotScheduler", "make_executor"]
+__all__ = ["INLINE_BOTS", "BotRequest", "BotScheduler", "make_executor"]
 
 log = logging.getLogger("bummerl.server")
 
 #: The bot that answers when a decision fails or times out (it plays every variant at once).
 FALLBACK_BOT = "heuristic"
+
+#: The quick bots that decide on the event loop, from the seat's view object (:func:`~bummerl.server.workers.choose`).
+#: A decision of theirs takes 2-30 microseconds (``heuristic``'s p99 about 40, every variant), less than handing
+#: it to a thread: before, each went through ``ThreadPoolExecutor.submit`` and its ``Condition``, and the view
+#: through its JSON and back (``view_from_json`` alone 5.4% of the server's interpreter time at 200 tables flat
+#: out, bench/web_load.py; docs/web.md "Many people at once").  In a thread the pure-Python decision held the
+#: interpreter's lock anyway, so the event loop waited for it all the same.  Same seed, same view: the same
+#: choice (tests/test_server_bot_lanes.py).  A bot registered elsewhere without a time budget keeps the thread pool:
+#: nothing says it is quick.
+INLINE_BOTS = frozenset({"random", "heuristic"})
 
 
 T = TypeVar("T")
@@ -84,15 +97,21 @@ def make_executor(
 class BotRequest:
     """One decision: ``bot`` (a registry name) chooses for its seat, seeded with ``seed``.
 
-    ``view`` is the seat's view as the bot protocol's JSON (every variant alike);
-    ``variant`` is the table's, for the bot's time budget.
+    ``seat_view`` is the deciding seat's view (:meth:`bummerl.game.Game.view`: only what that seat may know);
+    :attr:`view` its JSON, made only for a bot that decides in a worker; ``variant`` is the table's, for the
+    bot's time budget.
     """
 
     table_id: str
     bot: str
     seed: int
-    view: dict[str, Any]
+    seat_view: View
     variant: Variant
+
+    @functools.cached_property
+    def view(self) -> dict[str, Any]:
+        """The seat's view as the bot protocol's JSON (every variant alike): what a worker process is sent."""
+        return view_to_json(self.seat_view)
 
     def work(self, bot: str, time_scale: float) -> Callable[[], str]:
         """The decision as a picklable call (it runs in a worker process)."""
@@ -238,6 +257,8 @@ class BotScheduler:
     async def _quick_decision(self, request: BotRequest, bot: str) -> str:
         loop = asyncio.get_running_loop()
         try:
+            if bot in INLINE_BOTS:
+                return choose(bot, request.seed, request.seat_view)
             return await loop.run_in_executor(self._quick, request.work(bot, 1.0))
         except Exception as exc:  # the table plays its first legal action
             log.error("bot %s failed at table %s: %s: %s", bot, request.table_id, type(exc).__name__, exc)

@@ -28,10 +28,12 @@ from bummerl.errors import RecordError
 from bummerl.protocol import view_from_json
 from bummerl.record import GameRecord, MatchRecord, loads
 from bummerl.variants import Variant
+from bummerl.view import View
 
 __all__ = [
     "TimeScaled",
     "analyze_record",
+    "choose",
     "choose_token",
     "exit_with_parent",
     "read_game_record",
@@ -112,9 +114,17 @@ def choose_token(bot_name: str, seed: int, view: dict[str, Any], time_scale: flo
     ``time_scale`` below 1 shortens a searching bot's time per decision (the
     server's scheduler does so when many tables wait for its workers).
     """
-    seat_view = view_from_json(view)
+    return choose(bot_name, seed, view_from_json(view), time_scale)
+
+
+def choose(bot_name: str, seed: int, view: View, time_scale: float = 1.0) -> str:
+    """:func:`choose_token` for the seat's view itself (a :class:`~bummerl.view.View`), in this process.
+
+    The server's quick bots decide so on its event loop (:mod:`bummerl.server.scheduler`): the same choice as
+    :func:`choose_token` on the view's JSON, without the JSON.
+    """
     # bot_info(...).make makes registered bots only: a name from the network never starts a program.
-    return _scaled(bot_info(bot_name).make(seed, seat_view.variant), time_scale).choose(seat_view).token
+    return _scaled(bot_info(bot_name).make(seed, view.variant), time_scale).choose(view).token
 
 
 @runtime_checkable
