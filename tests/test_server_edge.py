@@ -175,6 +175,19 @@ def test_serve_sets_uvicorn_s_websocket_pings_keep_alive_and_frame_size() -> Non
     assert (config.ws_ping_interval, config.ws_ping_timeout, config.timeout_keep_alive) == (20.0, 20.0, 5)
     assert config.ws_max_size == 16 * 1024
     assert config.limit_concurrency is None  # the transport caps refuse earlier (docs/security.md)
+    assert config.ws_per_message_deflate is False
+
+
+def test_a_websocket_that_asks_for_compression_gets_plain_frames(serve: Callable[..., ThreadServer]) -> None:
+    """A browser asks for ``permessage-deflate``; the server leaves it out (zlib on every frame cost the server
+    a sixth of its actions per CPU second flat out: bench/web_load.py, docs/web.md "Many people at once")."""
+    server = serve()
+    table = create_table(server)
+    with server.ws(table["ws_url"], compression="deflate") as ws:
+        assert ws.response is not None
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+        ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+        assert json.loads(ws.recv(timeout=3))["type"] == "welcome"
 
 
 # -------------------------------------------------- 2. slow-loris and connection caps

@@ -210,6 +210,11 @@ class ServerConfig:
     #: Seconds the server pings a WebSocket (protocol level), and waits for the pong, to find dead peers.
     ws_ping_interval: float | None = 20.0
     ws_ping_timeout: float | None = 20.0
+    #: Whether the WebSockets may compress their messages (``permessage-deflate``, uvicorn's default and every
+    #: browser's wish).  Off: zlib on every frame cost the server about 3% of its interpreter time at 200 tables
+    #: flat out (bench/web_load.py, docs/web.md "Many people at once"), and each socket's compressor and
+    #: decompressor held tens of KB; a ``state`` is about 2 KB, a few a minute at a person's pace.
+    ws_per_message_deflate: bool = False
     #: Seconds a client has to send one whole HTTP request (head and body), counted from the connection
     #: or from the first byte of the next request on it; then ``408`` and the connection is closed.
     request_timeout: float = 10.0

@@ -345,6 +345,7 @@ def uvicorn_config(
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=config.ws_ping_interval,
         ws_ping_timeout=config.ws_ping_timeout,
+        ws_per_message_deflate=config.ws_per_message_deflate,
         timeout_keep_alive=config.keep_alive_timeout,
         **more,
     )
