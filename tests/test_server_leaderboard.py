@@ -65,10 +65,15 @@ def stats(client: TestClient, who: dict[str, str]) -> dict[str, Any]:
 
 
 def set_table(client: TestClient, table_id: str, **flags: bool) -> None:
-    """Mark a stored table as the server never makes it through the API (the store must hold the line)."""
-    with app_parts(client.app).repo.engine.begin() as db:
+    """Mark a stored table as the server never makes it through the API (the store must hold the line), and the
+    live table too: a table's flags never change after it is made, so it reads them once (``Room.data``)."""
+    parts = app_parts(client.app)
+    with parts.repo.engine.begin() as db:
         for flag, value in flags.items():
             db.execute(text(f"UPDATE bummerl_tables SET {flag} = :v WHERE id = :t"), {"v": value, "t": table_id})
+    room = parts.manager.tables.get(table_id)
+    if room is not None:
+        room.data = dataclasses.replace(room.data, **flags)
 
 
 def decisions(client: TestClient, table_id: str) -> list[str]:

@@ -837,7 +837,7 @@ class Room:
         if self.clock is not None and self.clock.abandoned():
             # The seats the bot took over (docs/web.md, "Clocks"): the statistics and ratings count it as lost.
             result["abandoned"] = self.clock.abandoned()
-        return dataclasses.replace(finished, result=result)
+        return dataclasses.replace(finished, result=result, rated=self.data.rated)
 
     async def apply(self, seat: int, action: Action, *, stand_in: str | None = None) -> None:
         """Store and play a checked action of ``seat``, then tell everyone (the caller holds the lock).

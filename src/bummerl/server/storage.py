@@ -55,6 +55,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -306,6 +307,15 @@ class _OwnerRow(_Base):
 
 
 _ACTION_INSERT = insert(_ActionRow)
+# A finished game's writes (Repository.finish_game), made once: built per call, the statements and their cache
+# keys cost more interpreter time than the database's work (bench/web_load.py, docs/web.md "Many people at once").
+_FINISH_GAME = (
+    update(_GameRow)
+    .where(_GameRow.id == bindparam("game"))
+    .values(finished=True, result=bindparam("b_result"), record=bindparam("b_record"), finished_at=bindparam("at"))
+)
+_OUTCOME_DELETE = delete(_OutcomeRow).where(_OutcomeRow.game_id == bindparam("game"))
+_OUTCOME_INSERT = insert(_OutcomeRow)
 #: The values of :data:`STAND_INS`: how the move clock's stand-in came to play an action (``_ActionRow.stand_in``).
 STAND_INS = ("time", "away", "over")
 
@@ -788,14 +798,11 @@ class Repository:
         outcome = result.pop(MATCH_OUTCOME, None)
         try:
             with self.engine.begin() as s:
-                s.execute(
-                    update(_GameRow)
-                    .where(_GameRow.id == game_id)
-                    .values(finished=True, result=json.dumps(result), record=record, finished_at=now())
-                )
+                values = {"game": game_id, "b_result": json.dumps(result), "b_record": record, "at": now()}
+                s.execute(_FINISH_GAME, values)
                 if outcome is not None:
-                    s.execute(delete(_OutcomeRow).where(_OutcomeRow.game_id == game_id))
-                    s.execute(insert(_OutcomeRow).values(game_id=game_id, outcome=json.dumps(outcome)))
+                    s.execute(_OUTCOME_DELETE, {"game": game_id})
+                    s.execute(_OUTCOME_INSERT, {"game_id": game_id, "outcome": json.dumps(outcome)})
         except DBAPIError as exc:
             raise StorageError(f"game {game_id}, result: {type(exc.orig).__name__}: {exc.orig}") from exc
 
