@@ -188,3 +188,49 @@ def test_a_batch_with_a_lost_lease_stores_the_others(postgres_url: str) -> None:
     assert db.batches == 1
     assert [[g.actions for g in repo.load_table(f"t{k}").games] for k in range(3)] == [[["Ah"]], [[]], [["Ah"]]]
     repo.dispose()
+
+
+def test_the_database_threads_answer_skip_a_cancelled_call_and_refuse_after_close(tmp_path: Path) -> None:
+    """The database's own threads (``database._Threads``, in place of a ``ThreadPoolExecutor``: issue 24's load)
+    keep the pool's rules: an answer or an error reaches the caller, a call whose caller was cancelled before it
+    started never runs, a call after :meth:`Database.close` fails at once and the moves then waiting hear it."""
+    _, repo, games, db = _database(tmp_path, 1, threads=1)
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def blocked() -> str:
+        gate.wait(5)
+        ran.append("blocked")
+        return "first"
+
+    def never() -> None:
+        ran.append("never")
+
+    def fails() -> None:
+        raise ValueError("refused")
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(db.run(blocked))  # holds the one thread
+        await asyncio.sleep(0.05)
+        second = asyncio.ensure_future(db.run(never))  # queued behind it
+        await asyncio.sleep(0.05)
+        second.cancel()
+        gate.set()
+        assert await first == "first"
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        with pytest.raises(ValueError, match="refused"):
+            await db.run(fails)
+        assert await db.run(lambda: threading.current_thread().name) == "bummerl-db_0"
+        db.close()
+        with pytest.raises(RuntimeError, match="after shutdown"):
+            await db.run(never)
+        with pytest.raises(Exception, match="not stored"):
+            await db.append_action(games[0], 0, "Ah")
+
+    try:
+        asyncio.run(scenario())
+        assert ran == ["blocked"]
+    finally:
+        db.close()
+        repo.dispose()

@@ -36,8 +36,10 @@ The other writes of the games (a deal, a result and its ratings) take their turn
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextlib
 import functools
+import queue
+import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -61,6 +63,76 @@ class StorageUnavailable(StorageError):
     retry_after = 2
 
 
+class _Threads:
+    """The database's threads: a call goes in through a :class:`queue.SimpleQueue`, its answer comes back to the
+    caller's event loop with :meth:`~asyncio.AbstractEventLoop.call_soon_threadsafe`.
+
+    What ``loop.run_in_executor`` on a :class:`~concurrent.futures.ThreadPoolExecutor` does, without its
+    per-call machinery: a :class:`concurrent.futures.Future` (a :class:`threading.Condition` made, waited on
+    and notified in Python), its chaining to an asyncio future, the pool's idle semaphore.  Handed a batch of
+    moves or a game's write at every few moves, that machinery took 7-9% of the server's interpreter time at 200
+    tables flat out (``ThreadPoolExecutor.submit``, ``Condition.notify``, ``_chain_future``; bench/web_load.py,
+    docs/web.md "Many people at once").  As there: a call not yet started when its caller is cancelled is not
+    run, and after :meth:`shutdown` nothing new is taken and the calls still queued are cancelled.
+    """
+
+    def __init__(self, count: int, name: str) -> None:
+        self.count = count
+        self._name = name
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+
+    def submit(self, loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> asyncio.Future[T]:
+        """Run ``call`` in a thread; the future of its answer, on ``loop``."""
+        if self._closed:
+            raise RuntimeError("cannot schedule new futures after shutdown")
+        if not self._threads:  # started at the first call, as the pool's were
+            for k in range(self.count):
+                thread = threading.Thread(target=self._work, name=f"{self._name}_{k}", daemon=True)
+                thread.start()
+                self._threads.append(thread)
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put((call, future))
+        return future
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            call, future = item
+            if future.cancelled():  # its caller is gone (a plain read of the future's state)
+                continue
+            try:
+                result = call()
+            except BaseException as exc:
+                _answer(future, future.set_exception, exc)
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                _answer(future, future.set_result, result)
+
+    def shutdown(self) -> None:
+        self._closed = True
+        with contextlib.suppress(queue.Empty):
+            while True:
+                item = self._queue.get_nowait()
+                if item is not None:
+                    _answer(item[1], item[1].cancel)
+        for _ in self._threads:
+            self._queue.put(None)
+
+
+def _answer(future: asyncio.Future[Any], set_it: Callable[..., Any], *value: Any) -> None:
+    """``set_it(*value)`` (a method of ``future``) on the future's loop, from a database thread, unless its caller
+    was cancelled meanwhile."""
+
+    def settle() -> None:
+        if not future.done():
+            set_it(*value)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+        future.get_loop().call_soon_threadsafe(settle)
+
+
 class Database:
     """Runs :class:`~bummerl.server.storage.Repository` calls in worker threads."""
 
@@ -68,7 +140,7 @@ class Database:
         self.repo = repo
         # An in-memory SQLite database is a single connection: one thread, so its calls never interleave.
         self.threads = 1 if repo.single_connection else threads
-        self._executor = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="bummerl-db")
+        self._executor = _Threads(self.threads, "bummerl-db")
         #: Moves waiting for the next batch, each with the future its caller awaits.
         self._moves: list[tuple[ActionRow, asyncio.Future[None]]] = []
         #: Other writes waiting for their turn (:meth:`write`), each with the future its caller awaits.
@@ -81,7 +153,7 @@ class Database:
         """``call(*args, **kwargs)`` in a database thread; :class:`StorageUnavailable` if the database failed."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, functools.partial(call, *args, **kwargs))
+            return await self._executor.submit(loop, functools.partial(call, *args, **kwargs))
         except StorageUnavailable:
             raise
         except StorageError as exc:
@@ -165,7 +237,7 @@ class Database:
                     done.set_exception(_for_caller(outcome))
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor.shutdown()
 
 
 def _for_caller(exc: StorageError) -> StorageError:
