@@ -14,6 +14,9 @@ import pytest
 
 #: Debian's Chromium; Playwright's own browser download is never used.
 CHROMIUM = Path("/usr/bin/chromium")
+#: How long a locator waits (ms) in every browser context of the tests. Twice what a page ever needed alone: under
+#: two test workers and other work on a 2-core machine (load average 10) a table page took over 15 s to draw.
+WAIT_MS = 30000
 
 
 def require_chromium() -> None:

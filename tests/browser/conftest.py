@@ -28,7 +28,7 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
-from browser_setup import CHROMIUM
+from browser_setup import CHROMIUM, WAIT_MS
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -196,7 +196,7 @@ def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
 
     def make(width: int = 1280, height: int = 900, locale: str = "de-AT") -> BrowserContext:
         context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        context.set_default_timeout(15000)
+        context.set_default_timeout(WAIT_MS)
         made.append(context)
         return context
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from browser_setup import require_chromium
+from browser_setup import WAIT_MS, require_chromium
 
 require_chromium()
 
@@ -139,7 +139,7 @@ def open_page(browser: Browser) -> Iterator[Callable[[str, str], Page]]:
 
     def make(device: str, lang: str) -> Page:
         context = browser.new_context(locale="de-AT" if lang == "de" else "en-GB", **DEVICES[device])
-        context.set_default_timeout(20000)
+        context.set_default_timeout(WAIT_MS)
         # The language, and no pause after a trick (the tests read states, not the animation).
         context.add_init_script(
             f"localStorage.setItem('bummerl.lang', '\"{lang}\"'); localStorage.setItem('bummerl.pace', '0');"

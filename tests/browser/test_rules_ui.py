@@ -23,7 +23,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from browser_setup import require_chromium
+from browser_setup import WAIT_MS, require_chromium
 from ui_helpers import StateTap, no_sideways_scroll, wait_until
 
 from bummerl.variants import VARIANTS
@@ -53,7 +53,7 @@ def screen(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callabl
             is_mobile=bool(s["touch"]),
             locale=locale,
         )
-        context.set_default_timeout(15000)
+        context.set_default_timeout(WAIT_MS)
         made.append(context)
         return context
 

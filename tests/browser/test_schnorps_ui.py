@@ -28,7 +28,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from browser_setup import require_chromium
+from browser_setup import WAIT_MS, require_chromium
 from ui_helpers import StateTap, no_sideways_scroll, wait_until
 
 from bummerl.schnorps_round import draw_first_dealer
@@ -53,7 +53,7 @@ def context(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Browse
         is_mobile=touch,
         reduced_motion="reduce",
     )
-    made.set_default_timeout(15000)
+    made.set_default_timeout(WAIT_MS)
     # No pause after a trick (table.js's `bummerl.pace`) and no animation: the test reads states, not motion.
     made.add_init_script("localStorage.setItem('bummerl.pace', '0')")
     yield made

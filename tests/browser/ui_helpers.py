@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from browser_setup import WAIT_MS
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
@@ -40,13 +41,13 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 def phone(browser: Browser, locale: str = "de-AT", **extra: Any) -> BrowserContext:
     """A phone: 390x844, touch, the page's viewport meta honoured."""
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=locale, **extra)
-    context.set_default_timeout(15000)
+    context.set_default_timeout(WAIT_MS)
     return context
 
 
 def desktop(browser: Browser, locale: str = "de-AT", **extra: Any) -> BrowserContext:
     context = browser.new_context(viewport=DESKTOP, locale=locale, **extra)
-    context.set_default_timeout(15000)
+    context.set_default_timeout(WAIT_MS)
     return context
 
 
