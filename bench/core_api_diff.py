@@ -1,17 +1,16 @@
 """``Game`` with its compiled twin against ``Game`` on the Python rules alone: random games, every object compared.
 
-    python bench/core_api_diff.py --games 100000 --jobs 2        # every two-player variant
+    python bench/core_api_diff.py --games 100000 --jobs 2        # every variant of both families
     python bench/core_api_diff.py --games 2000 --variant scharf --option auto_declare=true
 
 For each variant, ``--games`` games are dealt from seeds ``derive_seed(seed, k)`` with a dealer drawn from the same
-stream, twice: once as a :class:`~bummerl.two_player.CoreTwoPlayerGame`, whose compiled twin generates the legal
-actions (the engine that ``BUMMERL_CORE=1`` chooses), and once as a plain :class:`~bummerl.two_player.TwoPlayerGame`,
-the Python rules alone: the reference.  At every position both must agree object for object on the legal actions
-(in order), both seats' :class:`~bummerl.view.PlayerView`, and the events of the random legal action applied to
-both (with their types: a ``Play`` and a ``Draw`` of the same card are equal tuples); at the end on the
-:class:`~bummerl.variants.two_player.GameResult`.  Now and then the twin's game is copied and the copy must answer
-as the original does.  The first difference stops the run with the position and the action that led to it;
-``tests/test_core_game.py`` runs the same checks on a sample.
+stream, twice: once with the compiled twin generating the legal actions (what ``Game`` does by default where the
+core is built: :class:`~bummerl.two_player.TwoPlayerGame`, :class:`~bummerl.table_game.TableGame`), and once with
+``BUMMERL_PURE=1``, the Python rules alone: the reference.  At every position both must agree object for object on
+the legal actions (in order), every seat's view, and the events of the random legal action applied to both (with
+their types: a ``Play`` and a ``Draw`` of the same card are equal tuples); at the end on the result.  Now and then
+the twin's game is copied and the copy must answer as the original does.  The first difference stops the run with
+the position and the action that led to it; ``tests/test_core_game.py`` runs the same checks on a sample.
 """
 
 from __future__ import annotations
@@ -19,20 +18,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import multiprocessing
+import os
 import random
 import sys
 import time
 from unittest import mock
 
 from bummerl import core
-from bummerl.actions import TWO_PLAYER_ACTIONS, Action
+from bummerl.actions import Action
 from bummerl.commands import parse_option
-from bummerl.engine import ENGINES
+from bummerl.engine import Game
 from bummerl.events import Event
 from bummerl.rng import derive_seed
-from bummerl.two_player import CoreTwoPlayerGame, TwoPlayerGame
+from bummerl.table_game import TableGame
+from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import RESEARCH_VARIANTS, Variant, find_variant
-from bummerl.variants.two_player import TwoPlayerVariant
 
 __all__ = ["DEFAULT_VARIANTS", "Mismatch", "Tally", "compare_api", "every_action", "main"]
 
@@ -42,6 +42,8 @@ DEFAULT_VARIANTS = (
     "sechsundsechzig",
     "schnorps",
     *(v.name for v in RESEARCH_VARIANTS),
+    "bauernschnapsen",
+    "dreierschnapsen",
 )
 
 
@@ -56,16 +58,21 @@ class Tally:
 
 
 def every_action(variant: Variant) -> list[Action]:
-    """Every action a two-player game has a number for (legal or not somewhere)."""
-    return [a for a in TWO_PLAYER_ACTIONS if a is not None]
+    """Every action the core has a number for in ``variant`` (legal or not somewhere)."""
+    with mock.patch.dict(os.environ, {core.PURE_VARIABLE: ""}):
+        twin = core.twin(variant)
+    if twin is None:
+        raise SystemExit(f"no compiled core plays {variant.title} here (pip install -e . with a C compiler)")
+    return [a for a in twin.actions if a is not None]
 
 
-def deal(variant: TwoPlayerVariant, seed: int, dealer: int, *, twin: bool) -> TwoPlayerGame:
-    """``TwoPlayerGame.deal`` with (``twin``) or without the compiled twin, whatever the environment says."""
-    engine = CoreTwoPlayerGame if twin else TwoPlayerGame
-    with mock.patch.dict(ENGINES, {variant.FAMILY: engine}):
-        game = TwoPlayerGame.deal(variant, seed, dealer)
-    if isinstance(game, CoreTwoPlayerGame) and game._core is None:
+def deal(variant: Variant, seed: int, dealer: int, *, twin: bool) -> TwoPlayerGame | TableGame:
+    """``Game.deal`` with (``twin``) or without (``BUMMERL_PURE=1``) the compiled twin, whatever the environment
+    says."""
+    with mock.patch.dict(os.environ, {core.PURE_VARIABLE: "" if twin else "1"}):
+        game = Game.deal(variant, seed, dealer)
+    assert isinstance(game, TwoPlayerGame | TableGame)
+    if twin and game._core is None:
         raise SystemExit(f"no compiled core plays {variant.title} here (pip install -e . with a C compiler)")
     return game
 
@@ -74,10 +81,10 @@ def _events(events: tuple[Event, ...]) -> list[tuple[type, Event]]:
     return [(type(e), e) for e in events]
 
 
-def _same(a: TwoPlayerGame, b: TwoPlayerGame, where: str) -> None:
+def _same(a: Game, b: Game, where: str) -> None:
     if a.legal_actions() != b.legal_actions():
         raise Mismatch(f"legal actions differ: {where}: {a.legal_actions()} against {b.legal_actions()}")
-    for seat in (0, 1):
+    for seat in range(a.players):
         if a.view(seat) != b.view(seat):
             raise Mismatch(f"the views of seat {seat} differ: {where}")
     if a.result != b.result or a.to_move != b.to_move:
@@ -86,14 +93,14 @@ def _same(a: TwoPlayerGame, b: TwoPlayerGame, where: str) -> None:
 
 def compare_api(variant: Variant, games: int, seed: int, first: int = 0) -> Tally:
     """Play games ``first .. first + games - 1`` of ``seed`` with and without the twin (the module docstring)."""
-    v = TwoPlayerVariant.find(variant)
+    v = variant
     if core.config(v) is None:
         raise SystemExit(f"no compiled core plays {v.title}")
     tally = Tally()
     for k in range(first, first + games):
         game_seed = derive_seed(seed, k)
         rng = random.Random(game_seed)
-        dealer = rng.randrange(2)
+        dealer = rng.randrange(v.players)
         game = deal(v, game_seed, dealer, twin=True)
         reference = deal(v, game_seed, dealer, twin=False)
         history: list[str] = []
@@ -123,14 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     cli.add_argument("--games", type=int, default=100_000, help="games per variant")
     cli.add_argument("--seed", type=int, default=1)
-    cli.add_argument("--variant", action="append", help="a two-player variant (repeatable; default: all)")
+    cli.add_argument("--variant", action="append", help="a variant (repeatable; default: all)")
     cli.add_argument("--option", action="append", default=[], type=parse_option, help="NAME=VALUE of the variant")
     cli.add_argument("--jobs", type=int, default=1, help="processes sharing the games")
     args = cli.parse_args(argv)
     options = dict(args.option)
     print(f"{'variant':<28} {'games':>9} {'positions':>11} {'seconds':>8}")
     for name in args.variant or DEFAULT_VARIANTS:
-        variant = TwoPlayerVariant.find(find_variant(name, **options))
+        variant = find_variant(name, **options)
         start = time.perf_counter()
         shares = [(variant, len(part), args.seed, part.start) for part in _split(args.games, args.jobs)]
         with multiprocessing.Pool(args.jobs) as pool:

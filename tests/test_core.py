@@ -197,3 +197,23 @@ def test_the_python_engines_play_where_no_core_does(monkeypatch: pytest.MonkeyPa
     assert isinstance(make_batch(settings_, 2), PythonBatch)
     with pytest.raises(ValueError, match="BUMMERL_PURE=1"):
         make_batch(settings_, 2, backend="compiled")
+
+
+def test_a_new_deal_and_the_legal_actions_as_objects() -> None:
+    """``State.new_deal`` deals with the config of the State it is called on (``Game``'s twin: the config is read
+    once per variant), and ``State.legal_actions(table)`` hands ``table[number]`` for each legal number."""
+    config = core.config(SCHNAPSEN)
+    assert config is not None
+    pack = [c.index for c in Game.deal(SCHNAPSEN, 3).deck]
+    first = _two_player.State(config, pack, 0)
+    state = first.new_deal(pack[::-1], 1)
+    reference = _two_player.State(config, pack[::-1], 1)
+    assert type(state) is _two_player.State and state.legal() == reference.legal() != first.legal()
+    table = tuple(f"action {n}" for n in range(71))
+    assert state.legal_actions(table) == tuple(table[n] for n in reference.legal())
+    with pytest.raises(ValueError, match="no entry"):
+        state.legal_actions(table[:3])
+    with pytest.raises(TypeError, match="tuple"):
+        state.legal_actions(list(table))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="deck must be"):
+        first.new_deal(pack[:-1], 1)

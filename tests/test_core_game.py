@@ -1,18 +1,20 @@
-"""The two-player game with its compiled twin (``BUMMERL_CORE=1``) against the Python rules alone.
+"""``Game`` with its compiled twin (the default where the core is built) against the Python rules alone.
 
 Issue 25: "A differential test ... compares every legal-action list, every event, every view and every result with
-the reference."  A sample, in seconds: random games of every two-player variant, and of option sets drawn by
-hypothesis, played through two games of the same deal, a :class:`~bummerl.two_player.CoreTwoPlayerGame` (its
-compiled twin generates the legal actions) and a plain :class:`~bummerl.two_player.TwoPlayerGame`, compared object
-for object at every position: the legal actions in order, the events of every action (their types too: a ``Play``
-and a ``Draw`` of the same card are equal tuples), both seats' :class:`~bummerl.view.PlayerView`, a refused
-action's error, and the :class:`~bummerl.variants.two_player.GameResult`.  tests/test_core.py compares the core's
+the reference."  A sample, in seconds: random games of every variant of both families, and of option sets drawn by
+hypothesis, played through two games of the same deal, one whose compiled twin generates the legal actions
+(:class:`~bummerl.two_player.TwoPlayerGame`, :class:`~bummerl.table_game.TableGame`) and one dealt under
+``BUMMERL_PURE=1``, compared object for object at every position: the legal actions in order, the events of every
+action (their types too: a ``Play`` and a ``Draw`` of the same card are equal tuples), every seat's view, a refused
+action's error, and the result.  tests/test_core.py compares the core's
 numbers (tensors, masks) with the engine; bench/core_api_diff.py is the long run of this one.
 """
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 
 import pytest
@@ -24,26 +26,29 @@ if os.environ.get("BUMMERL_PURE") == "1":
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bummerl.engine import ENGINES
 from bummerl.errors import IllegalActionError
 from bummerl.game import Game
 from bummerl.rng import derive_seed
-from bummerl.two_player import CoreTwoPlayerGame
+from bummerl.table_game import TableGame
+from bummerl.two_player import TwoPlayerGame
 from bummerl.variants import find_variant
+from bummerl.variants.bauernschnapsen import TableVariant
 from bummerl.variants.two_player import TwoPlayerVariant
 from helpers import load_script
+from test_core_table import table_variants  # the table options drawn as tests/test_core_table.py draws them
 
 diff = load_script("bench/core_api_diff.py")
-#: The four games and the research variants.
-BASE = list(diff.DEFAULT_VARIANTS)
+#: The four two-player games and the research variants.
+BASE = [name for name in diff.DEFAULT_VARIANTS if find_variant(name).players == 2]
 #: The values of the options that are not yes or no (docs/rules.md lists them).
 CHOICES: dict[str, list[object]] = {"last_trick_scoring": ["one", "augen"], "close_min_facedown": [1, 2]}
 
 
-@pytest.mark.parametrize("name", BASE)
+@pytest.mark.parametrize("name", diff.DEFAULT_VARIANTS)
 def test_game_with_its_twin_plays_what_the_python_rules_play(name: str) -> None:
-    tally = diff.compare_api(find_variant(name), 60, 25)
-    assert tally.games == 60 and tally.positions > 60
+    games = 60 if find_variant(name).players == 2 else 30
+    tally = diff.compare_api(find_variant(name), games, 25)
+    assert tally.games == games and tally.positions > games
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,15 +60,28 @@ def test_option_sets(data: st.DataObject) -> None:
     diff.compare_api(variant, 8, data.draw(st.integers(0, 2**32)))
 
 
-def _twin(variant: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> CoreTwoPlayerGame:
-    monkeypatch.setitem(ENGINES, "two_player", CoreTwoPlayerGame)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=table_variants(), seed=st.integers(0, 2**32))
+def test_table_option_sets(variant: TableVariant, seed: int) -> None:
+    diff.compare_api(variant, 4, seed)
+
+
+def _twin(variant: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> TwoPlayerGame | TableGame:
+    monkeypatch.delenv("BUMMERL_PURE", raising=False)
     game = Game.deal(variant, seed)
-    assert isinstance(game, CoreTwoPlayerGame) and game._core is not None
+    assert isinstance(game, TwoPlayerGame | TableGame) and game._core is not None
     return game
 
 
-def test_a_copy_keeps_its_own_twin(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = _twin("schnapsen", 4, monkeypatch)
+def test_game_takes_the_twin_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One class per family, the twin or not (tests/test_record.py asks ``type(game) is TwoPlayerGame``)."""
+    assert type(_twin("schnapsen", 3, monkeypatch)) is TwoPlayerGame
+    assert type(_twin("dreierschnapsen", 3, monkeypatch)) is TableGame
+
+
+@pytest.mark.parametrize("name", ["schnapsen", "bauernschnapsen"])
+def test_a_copy_keeps_its_own_twin(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _twin(name, 4, monkeypatch)
     other = game.copy()
     game.apply(game.legal_actions()[0])
     assert other._core is not None and other._core is not game._core
@@ -85,20 +103,23 @@ def test_editing_the_state_by_hand_leaves_the_twin_behind(monkeypatch: pytest.Mo
     game._legal = None
     assert game._core is None
     assert {a.card for a in game.legal_actions() if a.card is not None} <= set(hand[:2])
+    table = _twin("bauernschnapsen", 5, monkeypatch)
+    table._legal = None
+    assert table._core is None and table.legal_actions() == _twin("bauernschnapsen", 5, monkeypatch).legal_actions()
 
 
 def test_a_position_plays_on_the_python_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     game = _twin("schnapsen", 6, monkeypatch)
     position = Game.from_position(game.position())
-    assert isinstance(position, CoreTwoPlayerGame) and position._core is None
+    assert isinstance(position, TwoPlayerGame) and position._core is None
     assert position.legal_actions() == game.legal_actions() and position.view(0) == game.view(0)
 
 
-def test_bummerl_pure_keeps_the_twin_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(ENGINES, "two_player", CoreTwoPlayerGame)
+@pytest.mark.parametrize("name", ["schnapsen", "dreierschnapsen"])
+def test_bummerl_pure_keeps_the_twin_out(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BUMMERL_PURE", "1")
-    game = Game.deal("schnapsen", 7)
-    assert isinstance(game, CoreTwoPlayerGame) and game._core is None
+    game = Game.deal(name, 7)
+    assert isinstance(game, TwoPlayerGame | TableGame) and game._core is None
     while not game.is_over:  # the Python rules alone
         game.apply(game.legal_actions()[-1])
 
@@ -140,3 +161,19 @@ def test_a_talon_reordered_in_place_leaves_the_twin_behind(monkeypatch: pytest.M
         if len(game.talon) < 8:
             assert game._core is None  # dropped before the first draw
     assert game.result == reference.result
+
+
+@pytest.mark.parametrize("name", ["schnapsen", "bauernschnapsen"])
+def test_a_pickled_or_deep_copied_game_plays_on_without_its_twin(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A C ``State`` cannot be pickled: ``copy.deepcopy`` (the server's ``Room.next_deal`` copies a match so) and
+    ``pickle`` carry the game without it (:meth:`bummerl.engine.Game.__getstate__`), on the Python rules alone."""
+    game = _twin(name, 10, monkeypatch)
+    game.apply(game.legal_actions()[0])
+    for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert other._core is None and game._core is not None
+        reference, rng = game.copy(), random.Random(10)
+        while not reference.is_over:
+            assert other.legal_actions() == reference.legal_actions()
+            action = rng.choice(reference.legal_actions())
+            assert other.apply(action) == reference.apply(action)
+        assert other.result == reference.result

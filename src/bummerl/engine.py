@@ -25,7 +25,7 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Iterable, Sequence
-from typing import Final, Self, TypeVar
+from typing import Final, Self, TypeVar, cast
 
 from bummerl.actions import Action
 from bummerl.cards import Card, Rank, Suit, deck
@@ -55,6 +55,10 @@ DEFAULT_DEALER: Final = VariantDealer.DEFAULT_DEALER
 #: The engine of each family of variants, by :attr:`Variant.FAMILY`; each engine module enters its class
 #: (:func:`register_engine`) when it is imported.
 ENGINES: dict[str, type[Game]] = {}
+
+
+def _without_twin(attributes: dict[str, object]) -> dict[str, object]:
+    return {name: None if name in ("_core", "_twin") else value for name, value in attributes.items()}
 
 
 class Game(abc.ABC):
@@ -146,6 +150,16 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def copy(self) -> Self:
         """An independent copy (for search)."""
+
+    def __getstate__(self) -> object:
+        """What ``pickle`` and ``copy.deepcopy`` carry: the game without its compiled twin (``_core``, and a table's
+        ``_twin`` that deals it: :func:`bummerl.core.twin`), which a C ``State`` cannot be pickled as.  The copy
+        plays on the Python rules alone, with the same answers; :meth:`copy` keeps a twin of its own."""
+        state = super().__getstate__()
+        if isinstance(state, dict):  # TableGame: a __dict__
+            return _without_twin(state)
+        instance, slots = cast("tuple[dict[str, object] | None, dict[str, object]]", state)  # TwoPlayerGame's slots
+        return instance, _without_twin(slots)
 
     # ---------------------------------------------------------------- state
     @property

@@ -49,9 +49,11 @@ module or anything above them.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from bummerl.actions import DOUBLE_NAMES, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, deck, marriage_value, parse_cards, siegpunkte
+from bummerl.core import Twin, twin
 from bummerl.engine import Game, register_engine
 from bummerl.errors import IllegalActionError, PositionError, Refusal, Rule
 from bummerl.events import (
@@ -86,6 +88,9 @@ from bummerl.variants.bauernschnapsen import (
     TableVariant,
 )
 from bummerl.view import TableView
+
+if TYPE_CHECKING:
+    from bummerl.core._core import State
 
 __all__ = ["TableGame", "table_view"]
 
@@ -144,6 +149,15 @@ class TableGame(Game):
     ``apply`` returns the :mod:`~bummerl.events` of the action: every internal
     step that changes something visible records its event where it happens (a
     contract fixed, a trick taken, the end), and ``apply`` hands them over.
+
+    **The compiled twin**, as :class:`~bummerl.two_player.TwoPlayerGame` has it (its docstring says why a twin):
+    where the core is built and ``BUMMERL_PURE=1`` is not set at the deal, ``_core``, a ``State`` of
+    ``bummerl.core._table`` dealt from the same pack, follows every action and generates the legal actions, the
+    costly part of a table step (the auction's rules over every contract, the follow rules); everything else is
+    this Python code's.  A game whose attributes white-box code edited and then cleared the cached legal actions
+    (``table._legal = None``) drops its twin, and so do ``pickle`` and ``copy.deepcopy``
+    (:meth:`bummerl.engine.Game.__getstate__`); ``tests/test_core_game.py`` compares the twin's legal lists with
+    the Python rules' object for object.
     """
 
     variant: TableVariant
@@ -193,6 +207,11 @@ class TableGame(Game):
     known: list[set[Card]]
     actions: list[Action]
     result: TableResult | None
+    #: The legal actions of this position once generated (``None``: not yet); white-box code uses :attr:`_legal`.
+    _cache: list[Action] | None
+    #: The compiled twin (the class docstring) and its variant's action numbering, or ``None``.
+    _core: State | None
+    _twin: Twin | None
 
     def __init__(self, variant: TableVariant | str, deck_order: Iterable[Card], dealer: int = 0) -> None:
         v = TableVariant.find(variant) if isinstance(variant, str) else variant
@@ -240,7 +259,9 @@ class TableGame(Game):
         self.known = [set() for _ in range(n)]
         self.actions = []
         self.result = None
-        self._legal: list[Action] | None = None
+        self._cache = None
+        tw = self._twin = twin(v)
+        self._core = None if tw is None else tw.first.new_deal([c.index for c in order], dealer)
         #: The events of the action being applied (see the class docstring).
         self._events: list[Event] = []
 
@@ -294,7 +315,21 @@ class TableGame(Game):
         t.known = [set(k) for k in self.known]
         t.actions = self.actions[:]
         t._events = []
+        core = self._core
+        if core is not None:
+            t._core = core.copy()
         return t
+
+    @property
+    def _legal(self) -> list[Action] | None:
+        """The cached legal actions (``None``: not generated yet), for white-box code; setting it drops the compiled
+        twin (the class docstring).  The engine reads and writes ``_cache``."""
+        return self._cache
+
+    @_legal.setter
+    def _legal(self, legal: list[Action] | None) -> None:
+        self._cache = legal
+        self._core = None
 
     # ------------------------------------------------------------- properties
     @property
@@ -342,10 +377,11 @@ class TableGame(Game):
     # ------------------------------------------------------------- generation
     def legal_actions(self) -> list[Action]:
         """The legal actions of :attr:`to_move` (empty once the game is over)."""
-        legal = self._legal
+        legal = self._cache
         if legal is None:
-            legal = self._generate()
-            self._legal = legal
+            core, tw = self._core, self._twin
+            legal = self._generate() if core is None or tw is None else list(core.legal_actions(tw.actions))
+            self._cache = legal
         return legal
 
     def _generate(self) -> list[Action]:
@@ -634,7 +670,10 @@ class TableGame(Game):
         if action not in self.legal_actions():
             raise self._refuse(action)
         p = self.to_move
-        self._legal = None
+        self._cache = None
+        core, tw = self._core, self._twin
+        if core is not None and tw is not None:
+            core.apply(tw.numbers[action])
         self.actions.append(action)
         events: list[Event] = []
         self._events = events
@@ -1022,7 +1061,7 @@ class TableGame(Game):
     def _finish(self, result: TableResult) -> None:
         self.result = result
         self.phase = Phase.OVER
-        self._legal = []
+        self._cache = []
         self._events.append(GameEnd(result, self.variant.players))
 
     # ---------------------------------------------------------------- errors

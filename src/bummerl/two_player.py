@@ -38,14 +38,12 @@ engine layer, and a move into a package would only rename 90 importers.)
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, cast
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bummerl.actions import CLOSE, EXCHANGE, TWO_PLAYER_ACTIONS, Action, ActionKind
 from bummerl.cards import CARDS, Card, Rank, Suit, card_order, deck, marriage_value
-from bummerl.core import CORES, pure
-from bummerl.core import config as core_config
+from bummerl.core import twin
 from bummerl.engine import Game, register_engine
 from bummerl.errors import BummerlError, PositionError, Refusal, Rule
 from bummerl.events import Close, Declare, Draw, Event, Exchange, GameEnd, Marriage, Play
@@ -63,9 +61,9 @@ from bummerl.variants.two_player import GameResult, TwoPlayerVariant
 from bummerl.view import PlayerView
 
 if TYPE_CHECKING:
-    from bummerl.core._two_player import State
+    from bummerl.core._core import State
 
-__all__ = ["CORE_VARIABLE", "CoreTwoPlayerGame", "TwoPlayerGame", "player_view"]
+__all__ = ["TwoPlayerGame", "player_view"]
 
 _KING, _OBER = Rank.KING, Rank.OBER
 _PLAY_KIND = ActionKind.PLAY
@@ -85,10 +83,33 @@ class TwoPlayerGame(Game):
     Build one with :meth:`~bummerl.game.Game.deal` (a seed) or
     :meth:`~bummerl.game.Game.from_deck` (an explicit pack order, e.g. from a
     record).  Read the state through the attributes; change it only through actions.
+
+    **The compiled twin.**  Where the compiled core is built (:mod:`bummerl.core`) and ``BUMMERL_PURE=1`` is not
+    set at the deal, a ``State`` dealt from the same pack (``_core``) follows every action applied and generates
+    the legal actions (:meth:`legal_tuple`, and so :meth:`legal_actions`, the views' ``legal`` and the check in
+    :meth:`apply`), as the engine's own :class:`~bummerl.actions.Action` objects in one C call.  Everything else,
+    events, views, results, positions and every attribute that bots, the solver and the server read, stays this
+    Python code's, so they are the reference's objects by construction; ``tests/test_core_game.py`` and
+    ``bench/core_api_diff.py`` compare the legal lists with the Python rules' object for object.  Why a twin
+    and not a game whose state is the ``State``: the core answers numbers, not the hands, talon and tricks that
+    views, events and these attributes are made of, and building those from C fields at every decision would
+    cost most of what a step costs.  What the twin saves is the generation of the legal actions, ~1.4 µs of a
+    ~3 µs Schnapsen step in Python, ~0.06 µs in C (bench/core_game.py: 1.3 times the Python rules' ``Game.apply``
+    steps, 1.2 times their random selfplay through views; docs/rl.md).
+
+    Where the twin cannot follow, the game plays on the Python rules alone (``_core`` is ``None``): a position
+    read by :meth:`read_position` (no deal), a deal under ``BUMMERL_PURE=1`` or of a variant that no core plays
+    (:func:`bummerl.core.twin`), a game whose attributes were edited by hand, which white-box code says by
+    clearing the cached legal actions (``game._legal = None``, as tests/test_solver.py does: the :attr:`_legal`
+    setter drops the twin, which did not see the edit), and a game whose talon was reordered in place
+    (bummerl.rl.openspiel's chance nodes choose the cards drawn so), which :meth:`apply` notices before the draw.
+    ``pickle`` and ``copy.deepcopy`` carry the game without its twin (:meth:`bummerl.engine.Game.__getstate__`).
     """
 
     __slots__ = (
-        "_legal",
+        "_cache",
+        "_core",
+        "_dealt",
         "actions",
         "closed_at_trick",
         "closed_by",
@@ -150,6 +171,12 @@ class TwoPlayerGame(Game):
     actions: list[Action]
     result: GameResult | None
     first_lead_done: bool
+    #: The legal actions of this position once generated (``None``: not yet); white-box code uses :attr:`_legal`.
+    _cache: tuple[Action, ...] | None
+    #: The compiled twin (the class docstring), or ``None``: the Python rules alone.
+    _core: State | None
+    #: The pack order the twin was dealt (``deck`` may be rewritten: bummerl.rl.openspiel does, with the talon).
+    _dealt: tuple[Card, ...]
 
     # ------------------------------------------------------------------ setup
     def __init__(self, variant: TwoPlayerVariant, deck_order: Iterable[Card], dealer: int = 1) -> None:
@@ -191,7 +218,10 @@ class TwoPlayerGame(Game):
         self.actions = []
         self.result = None
         self.first_lead_done = False
-        self._legal: tuple[Action, ...] | None = None
+        self._cache = None
+        tw = twin(v)
+        self._core = None if tw is None else tw.first.new_deal([c.index for c in order], dealer)
+        self._dealt = order
 
     def position(self) -> str:
         """The one-line position (see :mod:`bummerl.position`)."""
@@ -246,7 +276,9 @@ class TwoPlayerGame(Game):
         g.actions = []
         g.result = None
         g.first_lead_done = bool(won[0] or won[1] or lead)
-        g._legal = None
+        g._cache = None
+        g._core = None  # a position has no deal to give the twin
+        g._dealt = ()
         return g
 
     def copy(self) -> TwoPlayerGame:
@@ -276,8 +308,22 @@ class TwoPlayerGame(Game):
         g.actions = self.actions[:]
         g.result = self.result
         g.first_lead_done = self.first_lead_done
-        g._legal = self._legal
+        g._cache = self._cache
+        core = self._core
+        g._core = None if core is None else core.copy()
+        g._dealt = self._dealt
         return g
+
+    @property
+    def _legal(self) -> tuple[Action, ...] | None:
+        """The cached legal actions (``None``: not generated yet), for white-box code; setting it drops the compiled
+        twin (the class docstring).  The engine reads and writes ``_cache``: a property costs at every step."""
+        return self._cache
+
+    @_legal.setter
+    def _legal(self, legal: tuple[Action, ...] | None) -> None:
+        self._cache = legal
+        self._core = None
 
     # ------------------------------------------------------------ properties
     @property
@@ -312,7 +358,7 @@ class TwoPlayerGame(Game):
 
         The list is the caller's own: changing it does not touch the game.
         """
-        legal = self._legal
+        legal = self._cache
         # A copy: the cache is shared with views (see legal_tuple).
         return list(self.legal_tuple() if legal is None else legal)
 
@@ -323,8 +369,12 @@ class TwoPlayerGame(Game):
         and :meth:`apply` checks an action against it, so a bot's decision
         generates the legal actions once.
         """
-        legal = self._legal
+        legal = self._cache
         if legal is not None:
+            return legal
+        core = self._core
+        if core is not None:
+            legal = self._cache = core.legal_actions(TWO_PLAYER_ACTIONS)  # the two-player core numbers by code
             return legal
         if self.result is not None:
             legal = ()
@@ -347,7 +397,7 @@ class TwoPlayerGame(Game):
                 # ``self.strict`` inlined: this runs for every action.
                 strict = self.closed_by is not None or not self.talon
                 legal = tuple(follow_actions(self.hands[p], lead, self.trump, strict))
-        self._legal = legal
+        self._cache = legal
         return legal
 
     # ---------------------------------------------------------- generic triple
@@ -412,7 +462,7 @@ class TwoPlayerGame(Game):
         except AttributeError:
             raise BummerlError(f"not an action: {action!r} (use an Action or its token)") from None
         p = self.to_move
-        legal = self._legal
+        legal = self._cache
         if legal is not None:
             ok = action in legal
         elif kind is _PLAY_KIND and self.result is None and (self.lead is None or not self.strict):
@@ -423,7 +473,16 @@ class TwoPlayerGame(Game):
             ok = action in self.legal_tuple()
         if not ok:
             raise self._refuse(action)
-        self._legal = None
+        self._cache = None
+        core = self._core
+        if core is not None:
+            # A card that completes a trick may draw from the talon, which must still be the dealt one:
+            # bummerl.rl.openspiel's chance nodes reorder it in place, and the twin, which would draw other cards,
+            # is dropped before it could answer wrongly.
+            if self.lead is None or _next_draws_dealt(self.talon, self._dealt):
+                core.apply(action.code)
+            else:
+                self._core = None
         self.actions.append(action)
         if kind is _PLAY_KIND:
             return self._play(p, action.card)  # type: ignore[arg-type]
@@ -602,7 +661,7 @@ def player_view(game: TwoPlayerGame, player: int) -> PlayerView:
     to_move = game.to_move
     tw = game.tricks_won
     # The game's own cached tuple: the bot's choice and the game's check of it share one generation.
-    legal = (game._legal or game.legal_tuple()) if result is None and to_move == player else ()
+    legal = (game._cache or game.legal_tuple()) if result is None and to_move == player else ()
     if v.show_points or result is not None:
         # game.augen() inlined: marriages count once a trick is won.
         ta, ma = game.trick_augen, game.marriage_augen
@@ -698,129 +757,10 @@ def _check_deck(v: TwoPlayerVariant, order: tuple[Card, ...]) -> None:
         )
 
 
-class CoreTwoPlayerGame(TwoPlayerGame):
-    """A :class:`TwoPlayerGame` with a compiled twin: ``bummerl.core._two_player.State`` generates its legal actions.
-
-    Issue 25 asks for the compiled core behind the Python API.  This is the twin design: the game keeps all of
-    :class:`TwoPlayerGame`'s Python state, and a ``State`` dealt from the same pack follows every action applied;
-    only :meth:`legal_tuple` (and so :meth:`legal_actions`, the views' ``legal`` and the check in :meth:`apply`)
-    asks the twin.  Events, views, results, positions, records and every attribute that bots, the solver and the
-    server read (``hands``, ``talon``, ``trump_card``, ``tricks``, ``known`` ...) stay the Python engine's, so
-    they are the reference's objects by construction and nothing above the engine can tell the difference;
-    ``tests/test_core_game.py`` and ``bench/core_api_diff.py`` compare both object for object.
-
-    Why not a game whose state is the ``State`` itself: the core answers numbers (legal actions, tensors, a
-    result tuple), not the hands, talon and tricks that views, events and these attributes are made of, and
-    the Python objects would have to be built from C fields at every decision, which is most of what a step
-    through this API costs (a Schnapsen step ~3.3 µs, of which legal generation ~1.4 µs: bench/engine.py).
-
-    Where the twin cannot follow, the game plays on the Python rules alone (``_core`` is ``None``): a position
-    read by :meth:`from_position` (no deal), a deal under ``BUMMERL_PURE=1`` or of a variant that no core plays
-    (:func:`bummerl.core.core_of`), and a game whose attributes were edited by hand, which white-box code says
-    by clearing the cached legal actions (``game._legal = None``, as tests/test_solver.py does): the setter drops
-    the twin that did not see the edit; and a game whose talon was reordered in place (bummerl.rl.openspiel's
-    chance nodes choose the cards drawn so), which :meth:`apply` notices before the draw.
-
-    It is the engine only with ``BUMMERL_CORE=1`` when :mod:`bummerl.two_player` is imported, and then
-    ``type(game) is TwoPlayerGame`` is false (``isinstance`` holds; tests/test_record.py's
-    ``test_one_record_type_for_every_variant`` asks ``is`` and fails under it).  The comment at
-    :data:`CORE_VARIABLE` says why it is not the default.
-    """
-
-    __slots__ = ("_cache", "_core", "_dealt")
-
-    _core: State | None
-    #: The pack order the twin was dealt (``deck`` may be rewritten: bummerl.rl.openspiel does, with the talon).
-    _dealt: tuple[Card, ...]
-
-    def __init__(self, variant: TwoPlayerVariant, deck_order: Iterable[Card], dealer: int = 1) -> None:
-        super().__init__(variant, deck_order, dealer)
-        self._core = _core_state(variant, self.deck, dealer)
-        self._dealt = self.deck
-
-    @property
-    def _legal(self) -> tuple[Action, ...] | None:
-        """The cached legal actions (``None``: not generated yet); setting it drops the twin (the class docstring)."""
-        return self._cache
-
-    @_legal.setter
-    def _legal(self, legal: tuple[Action, ...] | None) -> None:
-        self._cache = legal
-        self._core = None
-
-    @classmethod
-    def read_position(cls, text: str) -> CoreTwoPlayerGame:
-        game = super().read_position(text)
-        assert isinstance(game, CoreTwoPlayerGame)
-        game._dealt = ()
-        game._legal = None  # a position has no deal to give the twin (and no twin yet: the setter makes it None)
-        return game
-
-    def copy(self) -> CoreTwoPlayerGame:
-        game = super().copy()  # drops the copy's twin (the setter), so that it gets its own
-        assert isinstance(game, CoreTwoPlayerGame)
-        game._dealt = self._dealt
-        core = self._core
-        if core is not None:
-            game._core = core.copy()
-        return game
-
-    def legal_tuple(self) -> tuple[Action, ...]:
-        legal = self._cache
-        if legal is None:
-            core = self._core
-            if core is None:
-                return super().legal_tuple()
-            legal = self._cache = tuple(map(_BY_CODE, core.legal()))
-        return legal
-
-    def apply(self, action: Action | str) -> tuple[Event, ...]:
-        core = self._core
-        talon = self.talon
-        if core is not None and talon:
-            # The next two cards to draw must be the dealt ones: bummerl.rl.openspiel's chance nodes reorder the
-            # talon in place, and the twin, which would draw others, is dropped before it could answer wrongly.
-            n, dealt = len(talon), self._dealt
-            if talon[-1] != dealt[-n] or (n > 1 and talon[-2] != dealt[1 - n]):
-                core = self._core = None
-        events = super().apply(action)  # raises before any change; clears the cache, which drops the twin
-        if core is not None:
-            core.apply((Action.parse(action) if isinstance(action, str) else action).code)
-            self._core = core
-        return events
+def _next_draws_dealt(talon: list[Card], dealt: tuple[Card, ...]) -> bool:
+    """Whether the next two cards of ``talon`` (drawn from its end) are those of the pack order ``dealt``."""
+    n = len(talon)
+    return not n or (talon[-1] == dealt[-n] and (n == 1 or talon[-2] == dealt[1 - n]))
 
 
-#: The action of each number the compiled core answers (:attr:`bummerl.actions.Action.code`); the numbers
-#: without an action (``None`` in the table) are never legal.
-_BY_CODE: Callable[[int], Action] = cast("tuple[Action, ...]", TWO_PLAYER_ACTIONS).__getitem__
-#: The environment variable that, set to ``1`` when this module is imported, makes :class:`CoreTwoPlayerGame` the
-#: engine of the two-player games; ``BUMMERL_PURE=1``, read at every deal, still keeps the twin out.  Not the
-#: default, because it is slower: bench/core_game.py measured 0.80 times the Python engine's ``Game.apply`` steps
-#: and 0.84 times its random selfplay (docs/rl.md).  A C generation of the legal actions saves ~0.8 µs of the
-#: Python's ~1.4 µs, but a deal pays ~5 µs for the ``State`` (it reads its config mapping anew) and for reading
-#: ``BUMMERL_PURE``, and every step pays the twin's apply and the cache's property.
-CORE_VARIABLE = "BUMMERL_CORE"
-_CORE = CORES["two_player"]
-#: Each variant's core config (``None``: no core plays it), looked up once: a deal should not rebuild it.
-_CORE_CONFIGS: dict[TwoPlayerVariant, Mapping[str, object] | None] = {}
-_UNKNOWN: Mapping[str, object] = {}
-
-
-def _core_state(v: TwoPlayerVariant, order: tuple[Card, ...], dealer: int) -> State | None:
-    """The compiled twin of a new deal, or ``None`` where :func:`bummerl.core.core_of` names no core for ``v``
-    (not built, ``BUMMERL_PURE=1``, or a variant with scoring hooks of its own)."""
-    if _CORE is None or pure():
-        return None
-    cfg = _CORE_CONFIGS.get(v, _UNKNOWN)
-    if cfg is _UNKNOWN:
-        cfg = _CORE_CONFIGS[v] = core_config(v)
-    if cfg is None:
-        return None
-    state: State = _CORE.State(cfg, [c.index for c in order], dealer)
-    return state
-
-
-register_engine(
-    TwoPlayerVariant.FAMILY,
-    CoreTwoPlayerGame if _CORE is not None and os.environ.get(CORE_VARIABLE) == "1" else TwoPlayerGame,
-)
+register_engine(TwoPlayerVariant.FAMILY, TwoPlayerGame)

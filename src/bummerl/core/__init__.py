@@ -1,9 +1,10 @@
 """The compiled game cores: one C module per family of rules, optional, checked against the Python engines.
 
 The pure-Python engines (:mod:`bummerl.two_player`, :mod:`bummerl.table_game`) are the rules and the
-reference; a core plays the same games in C for the batched environments (:mod:`bummerl.rl.vector`) and the
-benchmarks.  pip builds the cores when a C compiler is there (setup.py, ``optional=True``, like the solver's);
-without one, or with the environment variable ``BUMMERL_PURE=1``, :func:`core_of` answers ``None`` and
+reference; a core plays the same games in C for the batched environments (:mod:`bummerl.rl.vector`), for
+``bummerl selfplay`` with random bots, and as the twin that generates ``Game``'s legal actions (:func:`twin`).
+pip builds the cores when a C compiler is there (setup.py, ``optional=True``, like the solver's); without one,
+or with the environment variable ``BUMMERL_PURE=1``, :func:`core_of` and :func:`twin` answer ``None`` and
 everything runs on the Python engines with the same results.
 
 **Modules.** ``bummerl.core._two_player`` (src/bummerl/core/_two_player.c: Schnapsen weich and scharf,
@@ -71,6 +72,18 @@ actions)``: the totals of :class:`bummerl.arena.selfplay.SelfplayStats` (a win i
 seat points; a draw one that credited nobody), which :func:`bummerl.arena.selfplay.selfplay` then takes.
 ``tests/test_core.py`` plays random games through both and compares every legal list, observation,
 information state, mask and result; ``bench/core_diff.py`` is the long run.
+
+**Behind Game.**  ``State.new_deal(deck, dealer)`` is a State of the same config, dealt anew (the config copied
+in C, not read again), and ``State.legal_actions(table)`` the legal actions as ``table[number]``, a tuple.
+:func:`twin` hands a game engine what it needs to follow a deal with the core: ``Game`` keeps its Python state
+and asks the core only for the legal actions (:class:`~bummerl.two_player.TwoPlayerGame` and
+:class:`~bummerl.table_game.TableGame` say why).
+
+>>> from bummerl.variants import find_variant
+>>> schnapsen = twin(find_variant("schnapsen"))  # None: not built, or BUMMERL_PURE=1
+>>> state = schnapsen and schnapsen.first.new_deal([c.index for c in deck(20)], 1)
+>>> [a.token for a in state.legal_actions(schnapsen.actions)][:3] if state else ['Ah', 'Th', 'Kh']
+['Ah', 'Th', 'Kh']
 """
 
 from __future__ import annotations
@@ -81,13 +94,19 @@ import importlib
 import os
 from collections.abc import Callable, Mapping
 from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, NamedTuple
 
+from bummerl.actions import ALL_ACTIONS, Action
 from bummerl.cards import deck
 from bummerl.core.table import table_config
 from bummerl.variants import Variant
+from bummerl.variants.bauernschnapsen import TableVariant
 from bummerl.variants.two_player import EndReason, SchnorpsVariant, TwoPlayerVariant
 
-__all__ = ["CORES", "PURE_VARIABLE", "RESULT_REASONS", "config", "core_of", "pure"]
+if TYPE_CHECKING:
+    from bummerl.core._core import State
+
+__all__ = ["CORES", "PURE_VARIABLE", "RESULT_REASONS", "Twin", "config", "core_of", "pure", "twin"]
 
 #: The environment variable that, set to ``1``, makes every caller take the Python engines.
 PURE_VARIABLE = "BUMMERL_PURE"
@@ -130,6 +149,55 @@ def config(variant: Variant) -> Mapping[str, object] | None:
     """The core's description of ``variant``, or ``None`` where no core plays it (see the module docstring)."""
     make = _CONFIGS.get(variant.FAMILY)
     return None if make is None else make(variant)
+
+
+class Twin(NamedTuple):
+    """What a ``Game`` needs to follow its deals of one variant with the compiled core (see :func:`twin`)."""
+
+    #: A State of the variant; ``first.new_deal(deck, dealer)`` deals each game.
+    first: State
+    #: The engine's :class:`~bummerl.actions.Action` of each core number (``None``: no action), for
+    #: ``State.legal_actions``: the fixed codes (:data:`~bummerl.actions.ALL_ACTIONS`), then the variant's bids in
+    #: its contracts' order, the numbering of the C code and of :class:`bummerl.rl.encoding.ActionSpace`.
+    actions: tuple[Action | None, ...]
+    #: The core number of each action, for ``State.apply``.
+    numbers: Mapping[Action, int]
+
+
+def twin(variant: Variant) -> Twin | None:
+    """What a ``Game`` of ``variant`` follows its deals with, or ``None`` where :func:`core_of` names no core.
+
+    ``BUMMERL_PURE`` is read at every call (a deal), as :func:`pure` is: tests switch it at run time.
+    """
+    if pure():
+        return None
+    # Looked up by identity first: a variant's hash and equality compare every field (~1.5 µs, half of what
+    # the twin saves a Schnapsen deal).  The entry holds the variant, so its id is not reused while it is here.
+    known = _RECENT.get(id(variant))
+    if known is not None and known[0] is variant:
+        return known[1]
+    if len(_RECENT) >= _RECENT_SIZE:
+        _RECENT.clear()
+    found = _twin(variant)
+    _RECENT[id(variant)] = (variant, found)
+    return found
+
+
+#: :func:`twin`'s answer for the variant objects dealt lately, by ``id``; cleared when full, so that code
+#: that makes a variant object per game does not keep them all.
+_RECENT: dict[int, tuple[Variant, Twin | None]] = {}
+_RECENT_SIZE = 64
+
+
+@functools.cache
+def _twin(variant: Variant) -> Twin | None:
+    module, cfg = CORES.get(variant.FAMILY), config(variant)
+    if module is None or cfg is None:
+        return None
+    bids = tuple(Action.bid(c.name) for c in variant.contracts) if isinstance(variant, TableVariant) else ()
+    actions = ALL_ACTIONS + bids
+    first: State = module.State(cfg, [c.index for c in deck(variant.deck_size)], 0)
+    return Twin(first, actions, MappingProxyType({a: i for i, a in enumerate(actions) if a is not None}))
 
 
 #: The scoring hooks of a two-player variant that the C code mirrors, as TwoPlayerVariant or SchnorpsVariant

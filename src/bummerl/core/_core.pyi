@@ -10,9 +10,11 @@ of the item type and length named; the core checks both and raises ``ValueError`
 """
 
 from collections.abc import Mapping
-from typing import Self
+from typing import Self, TypeVar
 
 from typing_extensions import Buffer
+
+T = TypeVar("T")
 
 class Batch:
     """``num_envs`` games of one variant stepped together (the batch interface of :mod:`bummerl.core`)."""
@@ -58,6 +60,10 @@ class State:
     to_move: int
     over: bool
     def legal(self) -> list[int]: ...
+    def legal_actions(self, table: tuple[T | None, ...], /) -> tuple[T, ...]:
+        """``tuple(table[number] for number in legal())`` (a number is never that of a ``None`` entry)."""
+    def new_deal(self, deck: list[int], dealer: int, /) -> Self:
+        """A State of the same config (copied, not read again) dealt from ``deck``."""
     def apply(self, code: int, /) -> None: ...
     def encode(self, seat: int, information_state: bool, out: Buffer, /) -> None: ...
     def mask(self, seat: int, out: Buffer, /) -> None: ...

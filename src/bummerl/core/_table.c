@@ -836,14 +836,10 @@ static int read_deck(PyObject *obj, uint8_t *deck) {
     return 0;
 }
 
-static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
-    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
-    PyObject *config, *deck_obj;
-    int dealer;
+/* Deal ``deck_obj`` (card indices) with ``dealer`` into a State whose rules are read. */
+static int deal_state(StateObject *self, PyObject *deck_obj, int dealer) {
     uint8_t deck[DECK_SIZE];
-    if (!PyArg_ParseTuple(args, "OOi", &config, &deck_obj, &dealer) || read_config(config, &self->rules) < 0 ||
-        read_deck(deck_obj, deck) < 0)
-        return -1;
+    if (read_deck(deck_obj, deck) < 0) return -1;
     if (dealer < 0 || dealer >= self->rules.players) {
         PyErr_Format(PyExc_ValueError, "dealer must be a seat 0..%d", self->rules.players - 1);
         return -1;
@@ -852,10 +848,38 @@ static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
+    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
+    PyObject *config, *deck_obj;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "OOi", &config, &deck_obj, &dealer) || read_config(config, &self->rules) < 0) return -1;
+    return deal_state(self, deck_obj, dealer);
+}
+
+/* new_deal(deck, dealer): a State of the same rules, copied rather than read again (see _two_player.c). */
+static PyObject *State_new_deal(StateObject *self, PyObject *args) {
+    PyObject *deck_obj;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "Oi", &deck_obj, &dealer)) return NULL;
+    StateObject *state = PyObject_New(StateObject, &StateType);
+    if (state == NULL) return NULL;
+    state->rules = self->rules;
+    if (deal_state(state, deck_obj, dealer) < 0) {
+        Py_DECREF(state);
+        return NULL;
+    }
+    return (PyObject *)state;
+}
+
 static PyObject *State_legal(StateObject *self, PyObject *unused) {
     (void)unused;
     int legal[MAX_LEGAL];
     return int_list(legal, legal_actions(&self->rules, &self->s, legal));
+}
+
+static PyObject *State_legal_actions(StateObject *self, PyObject *table) {
+    int legal[MAX_LEGAL];
+    return action_tuple(table, legal, legal_actions(&self->rules, &self->s, legal));
 }
 
 static PyObject *State_apply(StateObject *self, PyObject *arg) {
@@ -931,6 +955,9 @@ static PyObject *State_get_phase(StateObject *self, void *c) {
 
 static PyMethodDef State_methods[] = {
     {"legal", (PyCFunction)State_legal, METH_NOARGS, "legal() -> the legal action numbers in the engine's order."},
+    {"legal_actions", (PyCFunction)State_legal_actions, METH_O,
+     "legal_actions(table) -> tuple(table[number] for number in legal())."},
+    {"new_deal", (PyCFunction)State_new_deal, METH_VARARGS, "new_deal(deck, dealer) -> a State of the same rules."},
     {"apply", (PyCFunction)State_apply, METH_O, "apply(number): do a legal action (ValueError otherwise)."},
     {"encode", (PyCFunction)State_encode, METH_VARARGS,
      "encode(seat, information_state, out): the view's floats into out (float32)."},

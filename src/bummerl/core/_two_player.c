@@ -469,11 +469,8 @@ typedef struct {
 
 static PyTypeObject StateType;
 
-static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
-    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
-    PyObject *config, *deck;
-    int dealer;
-    if (!PyArg_ParseTuple(args, "OOi", &config, &deck, &dealer) || read_config(config, &self->config) < 0) return -1;
+/* Deal ``deck`` (card indices) with ``dealer`` into a State whose config is read. */
+static int deal_state(StateObject *self, PyObject *deck, int dealer) {
     int order[32], n;
     if (read_ints(deck, "deck", order, 32, &n) < 0) return -1;
     uint32_t seen = 0, pack = 0;
@@ -487,6 +484,30 @@ static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static int State_init(StateObject *self, PyObject *args, PyObject *kwds) {
+    (void)kwds; /* State takes no keywords; CPython's tp_init signature has them */
+    PyObject *config, *deck;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "OOi", &config, &deck, &dealer) || read_config(config, &self->config) < 0) return -1;
+    return deal_state(self, deck, dealer);
+}
+
+/* new_deal(deck, dealer): a State of the same config, the config copied rather than read again (reading the
+ * mapping is most of what State() costs, and the Game twins make one per deal). */
+static PyObject *State_new_deal(StateObject *self, PyObject *args) {
+    PyObject *deck;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "Oi", &deck, &dealer)) return NULL;
+    StateObject *state = PyObject_New(StateObject, &StateType);
+    if (state == NULL) return NULL;
+    state->config = self->config;
+    if (deal_state(state, deck, dealer) < 0) {
+        Py_DECREF(state);
+        return NULL;
+    }
+    return (PyObject *)state;
+}
+
 static PyObject *State_legal(StateObject *self, PyObject *unused) {
     (void)unused;
     ensure_legal(&self->config, &self->game);
@@ -494,6 +515,13 @@ static PyObject *State_legal(StateObject *self, PyObject *unused) {
     if (out == NULL) return NULL;
     for (int i = 0; i < self->game.nlegal; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(self->game.legal[i]));
     return out;
+}
+
+static PyObject *State_legal_actions(StateObject *self, PyObject *table) {
+    ensure_legal(&self->config, &self->game);
+    int numbers[MAX_LEGAL];
+    for (int i = 0; i < self->game.nlegal; i++) numbers[i] = self->game.legal[i];
+    return action_tuple(table, numbers, self->game.nlegal);
 }
 
 static PyObject *State_apply(StateObject *self, PyObject *arg) {
@@ -558,6 +586,9 @@ static PyObject *State_get_over(StateObject *self, void *closure) {
 
 static PyMethodDef State_methods[] = {
     {"legal", (PyCFunction)State_legal, METH_NOARGS, "The legal action numbers, in Game.legal_actions()'s order."},
+    {"legal_actions", (PyCFunction)State_legal_actions, METH_O,
+     "legal_actions(table) -> tuple(table[number] for number in legal())."},
+    {"new_deal", (PyCFunction)State_new_deal, METH_VARARGS, "new_deal(deck, dealer) -> a State of the same config."},
     {"apply", (PyCFunction)State_apply, METH_O, "Apply a legal action number (ValueError if it is not legal)."},
     {"encode", (PyCFunction)State_encode, METH_VARARGS, "encode(seat, information_state, out): ViewEncoder's floats."},
     {"mask", (PyCFunction)State_mask, METH_VARARGS, "mask(seat, out): ActionSpace.mask of the seat's view (int8)."},
