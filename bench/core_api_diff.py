@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             tallies = pool.starmap(compare_api, shares)
         games, positions = sum(t.games for t in tallies), sum(t.positions for t in tallies)
         print(f"{variant.title:<28} {games:>9,} {positions:>11,} {time.perf_counter() - start:>8.1f}", flush=True)
-    print("every legal-action list, event, view (both seats) and result identical")
+    print("every legal-action list, event, view (every seat) and result identical")
     return 0
 
 

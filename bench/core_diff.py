@@ -4,9 +4,9 @@
     python bench/core_diff.py --games 2000 --variant scharf --option auto_declare=true
 
 For each variant, ``--games`` games are dealt from seeds ``derive_seed(seed, k)`` with a dealer drawn from the same
-stream, once through :class:`bummerl.engine.Game` (the reference) and once through
-``bummerl.core._two_player.State``; at every position both must agree on whose turn it is, the legal actions
-(numbers, in ``Game.legal_actions()``'s order), both seats' observation and information-state tensors
+stream, once through :class:`bummerl.engine.Game` (the reference, dealt with ``BUMMERL_PURE=1``: no compiled twin)
+and once through ``bummerl.core._two_player.State``; at every position both must agree on whose turn it is, the
+legal actions (numbers, in ``Game.legal_actions()``'s order), both seats' observation and information-state tensors
 (:class:`~bummerl.rl.encoding.ViewEncoder`'s floats as float32, bit for bit) and masks
 (:class:`~bummerl.rl.encoding.ActionSpace`), and at the end the result (winner, points, reason, Augen). A random
 legal action, drawn from the seed, is applied to both. Then the batch: :class:`bummerl.rl.vector.PythonBatch` and
@@ -28,7 +28,6 @@ import numpy as np
 
 from bummerl import core
 from bummerl import variants as variants_module
-from bummerl.engine import Game
 from bummerl.rl.encoding import ActionSpace, ViewEncoder
 from bummerl.rl.settings import EnvSettings
 from bummerl.rl.vector import PythonBatch, make_batch
@@ -70,7 +69,7 @@ def compare_games(variant: Variant, games: int, seed: int, first: int = 0) -> Ta
         game_seed = derive_seed(seed, k)
         rng = random.Random(game_seed)
         dealer = rng.randrange(2)
-        game = Game.deal(variant, game_seed, dealer)
+        game = common.reference_deal(variant, game_seed, dealer)
         pack = module.deal(config, game_seed, dealer)
         _check(pack == [c.index for c in game.deck], "deals", f"seed {game_seed}")
         state = module.State(config, pack, dealer)
@@ -139,7 +138,8 @@ def compare_batches(
     rng = random.Random(seed)
     seeds = np.array([derive_seed(seed, i) for i in range(num_envs)], np.uint64)
     compiled.reset(seeds, a[0], a[1], a[4])
-    reference.reset(seeds, b[0], b[1], b[4])
+    with common.python_rules():  # the reference batch deals its games on the Python rules alone
+        reference.reset(seeds, b[0], b[1], b[4])
     finished = 0
     names = ("observations", "masks", "rewards", "terminated", "seats", "game seeds")
     for t in range(steps + 1):
@@ -155,7 +155,8 @@ def compare_batches(
             # Now and then a number that is not legal: the forfeit (or, with illegal="raise", nothing changes).
             chosen[i] = rng.randrange(actions) if legal.size == 0 or rng.random() < 0.01 else rng.choice(legal)
         compiled.step(chosen, a[0], a[1], a[2], a[3], a[4])
-        reference.step(chosen, b[0], b[1], b[2], b[3], b[4])
+        with common.python_rules():
+            reference.step(chosen, b[0], b[1], b[2], b[3], b[4])
         finished += int(a[3].sum())
     return finished
 

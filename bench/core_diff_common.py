@@ -1,14 +1,22 @@
 """What bench/core_diff.py (the two-player core) and bench/core_table_diff.py (the table core) share: the
-mismatch that stops a run, the tally of games and positions, the check, and the command line both start from."""
+mismatch that stops a run, the tally of games and positions, the check, the reference's deal, and the command line
+both start from."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from unittest import mock
 
-__all__ = ["Mismatch", "Tally", "check", "header", "parser", "row", "variant_options"]
+from bummerl import core
+from bummerl.engine import Game
+from bummerl.variants import Variant
+
+__all__ = ["Mismatch", "Tally", "check", "header", "parser", "python_rules", "reference_deal", "row", "variant_options"]
 
 
 class Mismatch(AssertionError):
@@ -26,6 +34,20 @@ def check(same: bool, what: str, where: str | Callable[[], str]) -> None:
     position line of a table game costs a tenth of the run's time)."""
     if not same:
         raise Mismatch(f"{what} differ: {where if isinstance(where, str) else where()}")
+
+
+@contextlib.contextmanager
+def python_rules() -> Iterator[None]:
+    """Games dealt inside play on the Python rules alone (``BUMMERL_PURE=1``): the reference.  ``Game`` otherwise
+    deals a compiled twin that generates its legal actions, with the very core under test."""
+    with mock.patch.dict(os.environ, {core.PURE_VARIABLE: "1"}):
+        yield
+
+
+def reference_deal(variant: Variant, seed: int, dealer: int) -> Game:
+    """``Game.deal`` on the Python rules alone (:func:`python_rules`)."""
+    with python_rules():
+        return Game.deal(variant, seed, dealer)
 
 
 def parser(description: str, variants: str, default: str) -> argparse.ArgumentParser:

@@ -5,9 +5,9 @@
     python bench/core_table_diff.py --games 20000 --random-options     # each game its own option set
 
 For each variant, ``--games`` games are dealt from seeds ``derive_seed(seed, k)`` with a dealer drawn from the
-same stream, once through :class:`bummerl.table_game.TableGame` (the reference) and once through
-``bummerl.core._table.State``; at every position both must agree on whose turn it is and whether the game is
-over, the legal actions (numbers, in ``legal_actions()``'s order), every seat's observation and
+same stream, once through :class:`bummerl.table_game.TableGame` (the reference, dealt with ``BUMMERL_PURE=1``)
+and once through ``bummerl.core._table.State``; at every position both must agree on whose turn it is and
+whether the game is over, the legal actions (numbers, in ``legal_actions()``'s order), every seat's observation and
 information-state tensors (:class:`~bummerl.rl.encoding.ViewEncoder`'s floats as float32, bit for bit) and
 masks (:class:`~bummerl.rl.encoding.ActionSpace`), and at the end the whole result (contract, declarer,
 winners, points, reason, Augen, multiplier).  A random legal action is applied to both, in a third of
@@ -109,7 +109,8 @@ def compare_games(
         rng = random.Random(game_seed)
         v = random_options(variant, rng) if options else variant
         dealer = rng.randrange(v.players)
-        game = TableGame.deal(v, game_seed, dealer)
+        game = common.reference_deal(v, game_seed, dealer)
+        assert isinstance(game, TableGame)
         _check(_module().deal(core.config(v), game_seed, dealer) == [c.index for c in game.deck], "deals", str(k))
         compare_game(game, rng, tally, seen)
     return tally
@@ -124,7 +125,10 @@ def _module() -> Any:
 
 def compare_game(game: TableGame, rng: random.Random, tally: Tally, seen: set[str] | None = None) -> None:
     """Play the freshly dealt ``game`` on through the core and the engine, choosing with ``rng``, and compare
-    every position (see the module docstring)."""
+    every position (see the module docstring).  ``game`` must play on the Python rules alone
+    (:func:`core_diff_common.reference_deal`): a compiled twin would answer the legal actions with this core."""
+    if game._core is not None:
+        raise ValueError("the reference has a compiled twin: deal it with core_diff_common.reference_deal")
     v = game.variant
     config = core.config(v)
     assert config is not None
