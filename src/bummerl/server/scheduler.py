@@ -57,8 +57,8 @@ log = logging.getLogger("bummerl.server")
 FALLBACK_BOT = "heuristic"
 
 #: The quick bots that decide on the event loop, from the seat's view object (:func:`~bummerl.server.workers.choose`).
-#: A decision of theirs takes 2-30 microseconds (``heuristic``'s p99 about 40, every variant), less than handing
-#: it to a thread: before, each went through ``ThreadPoolExecutor.submit`` and its ``Condition``, and the view
+#: A decision of theirs takes 2-30 microseconds (``heuristic``'s p99 about 40, its slowest under 1 ms), less than
+#: handing it to a thread: before, each went through ``ThreadPoolExecutor.submit`` and its ``Condition``, and the view
 #: through its JSON and back (``view_from_json`` alone 5.4% of the server's interpreter time at 200 tables flat
 #: out, bench/web_load.py; docs/web.md "Many people at once").  In a thread the pure-Python decision held the
 #: interpreter's lock anyway, so the event loop waited for it all the same.  Same seed, same view: the same
