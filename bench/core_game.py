@@ -64,7 +64,7 @@ def measure(variant: Variant, seconds: float, repeat: int) -> dict[str, float]:
     clock = time.process_time
     cells = {
         f"{name} {mode}": Cell(_mode(make(variant, clock), mode == "core"), None)
-        for name, make in (("apply", lambda v, c: _bummerl_games(v, False, c)), ("selfplay", _selfplay))  # type: ignore[arg-type]
+        for name, make in (("apply", lambda v, c: _bummerl_games(v, False, c)), ("selfplay", _selfplay))
         for mode in ("core", "pure")
     }
     for cell in cells.values():
