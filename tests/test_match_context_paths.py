@@ -40,7 +40,7 @@ from bummerl.server import scheduler, workers
 from bummerl.server.app import create_app
 from bummerl.server.config import ServerConfig
 from bummerl.variants import find_variant
-from bummerl.view import MatchContext, PlayerView
+from bummerl.view import MatchContext, PlayerView, View
 from bummerl.view_json import view_from_json
 
 CONFIG = ServerConfig(bot_executor="thread", bot_workers=2, analysis_executor="thread", analysis_level="easy")
@@ -119,15 +119,17 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.mark.parametrize("path", ["worker", "event loop"])
 @pytest.mark.parametrize("variant", ["schnapsen", "schnorps"])
 def test_a_web_table_tells_its_bot_the_match_through_the_worker(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, variant: str
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, variant: str, path: str
 ) -> None:
     """A two-player table plays a match: the bot's request carries the context as the protocol's JSON, and
-    the worker reads it back (``view_from_json``) exactly as the table's score sheet stands."""
+    the worker reads it back (``view_from_json``) exactly as the table's score sheet stands; a quick built-in bot
+    that decides on the event loop (``scheduler.INLINE_BOTS``) gets it in the view object itself."""
     seen: list[MatchContext | None] = []
     lock = threading.Lock()
-    real = workers.choose_token
+    real_token, real_choose = workers.choose_token, workers.choose
 
     def recording(bot: str, seed: int, view: dict[str, Any], time_scale: float = 1.0) -> str:
         with lock:
@@ -135,9 +137,19 @@ def test_a_web_table_tells_its_bot_the_match_through_the_worker(
             read = view_from_json(json.loads(json.dumps(view)))
             assert isinstance(read, PlayerView)
             seen.append(read.match)
-        return real(bot, seed, view, time_scale)
+        return real_token(bot, seed, view, time_scale)
 
-    monkeypatch.setattr(scheduler, "choose_token", recording)
+    def recording_inline(bot: str, seed: int, view: View, time_scale: float = 1.0) -> str:
+        assert isinstance(view, PlayerView)
+        seen.append(view.match)
+        return real_choose(bot, seed, view, time_scale)
+
+    if path == "worker":
+        monkeypatch.setattr(scheduler, "INLINE_BOTS", frozenset())
+        monkeypatch.setattr(scheduler, "choose_token", recording)
+    else:
+        assert "random" in scheduler.INLINE_BOTS
+        monkeypatch.setattr(scheduler, "choose", recording_inline)
     table = client.post("/api/tables", json={"opponent": "random", "variant": variant, "seed": 5}).json()
     by_game: list[tuple[dict[str, Any], list[MatchContext | None]]] = []
     with client.websocket_connect(table["ws_url"]) as ws:
