@@ -232,7 +232,9 @@ def test_a_two_player_game_is_played_with_the_keyboard_alone(
         cards_played += 1
         page.wait_for_timeout(150)
     page.locator("#result-banner").wait_for()
-    assert cards_played >= 3, cards_played
+    # Both ways (a number key, then Tab and Enter) at least once. Two cards can be all: the bot's Vierziger and
+    # two tricks (two cards of ours) make 66 at the earliest, as in one CI run.
+    assert cards_played >= 2, cards_played
     if theme == "dark":
         shot(page, "dark-table-de")
     tab_to(page, "[data-action='next_game']")
