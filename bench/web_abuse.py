@@ -197,9 +197,16 @@ def raise_file_limit() -> int:
     return soft
 
 
+#: Seconds the bench's clients keep an idle connection: under the server's keep-alive (``keep_alive_timeout``, 5 s),
+#: so a client never sends on a connection the server is closing (an honest quick-match pair asking every 5 s
+#: met that race: ``httpx.ReadError``).
+KEEPALIVE_EXPIRY = 2.0
+
+
 def http_client(local: str, timeout: float = 15.0) -> httpx.AsyncClient:
     """An HTTP client whose connections come from ``local`` (never through a proxy of the environment)."""
-    return httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address=local), timeout=timeout, trust_env=False)
+    transport = httpx.AsyncHTTPTransport(local_address=local, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY))
+    return httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=False)
 
 
 async def seated(port: int, table: dict[str, Any], local: str) -> ClientConnection:
