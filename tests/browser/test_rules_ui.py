@@ -31,7 +31,7 @@ from bummerl.variants import VARIANTS
 require_chromium()
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Page, Route
     from tests.browser.conftest import Errors, LiveServer, Shot
 
 #: A Dreierschnapsen seed at which this page's seat gets five bids to choose from (found by trying).
@@ -227,4 +227,26 @@ def test_table_game_bidding_shows_what_each_contract_means_and_scores(
     rows = page.eval_on_selector_all("#rules-contracts tbody tr", "els => els.map(e => e.dataset.contract)")
     assert rows == list(contracts)
     assert no_sideways_scroll(page) == 0
+    errors.check()
+
+
+def test_an_answer_for_a_page_left_never_draws_over_the_next(
+    server: LiveServer, screen: Callable[..., BrowserContext], page_errors: Errors
+) -> None:
+    """The rules of Sechsundsechzig come only after the address moved on to Schnapsen's: the late answer draws into
+    the page that was left, never over the one shown (each page draws into an element of its own, app.js route;
+    before, a CI run showed Sechsundsechzig's rules under Schnapsen's address)."""
+    page = screen("1280").new_page()
+    errors = page_errors(page)
+    held: list[Route] = []
+    page.route("**/api/rules/sechsundsechzig?*", lambda route: held.append(route))
+    page.goto(server.url + "/#/rules/sechsundsechzig")
+    wait_until(page, lambda: bool(held), "the rules of Sechsundsechzig asked for")
+    page.evaluate("location.hash = '#/rules/schnapsen'")
+    page.locator('#rules-page[data-variant="schnapsen"] #rules-house').wait_for()
+    with page.expect_response("**/api/rules/sechsundsechzig?*"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # the late answer's promise has run
+    assert page.locator("#rules-page").count() == 1
+    assert page.get_attribute("#rules-page", "data-variant") == "schnapsen"
     errors.check()
